@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# respin: build, test, demo, bench.  `make help` lists the targets.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+BUILD ?= build
+PREFIX ?= /usr/local
+PKGS = libgit2 gmime-3.0 sqlite3 libcurl zlib
+
+WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+ifeq ($(SAN),1)
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -I. $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+LIBS = $(PKG_LIBS) -lm
+
+# Every .c in these folders goes into the program (dependencies run one
+# way, left to right: see docs/design.md).
+DIRS = tools/lib patches series ci review bisect
+LIB_SRC = $(wildcard $(addsuffix /*.c,$(DIRS)))
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(BUILD)/tools/respin.o
+UNIT_SRC = $(wildcard tests/unit/t-*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
+E2E = $(wildcard tests/e2e/t[0-9]*.sh)
+DOCS = $(wildcard docs/respin*.md)
+MANS = $(DOCS:docs/%.md=$(BUILD)/man/%.1)
+
+PROGRAMS = $(BUILD)/respin $(BUILD)/git-respin
+
+all: $(PROGRAMS) $(MANS)
+
+$(BUILD)/respin: $(MAIN_OBJ) $(BUILD)/librespin.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/git-respin: $(BUILD)/respin
+	ln -f $< $@
+
+$(BUILD)/librespin.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/librespin.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
+
+$(BUILD)/man/%.1: docs/%.md tools/md2man.sh
+	@mkdir -p $(dir $@)
+	sh tools/md2man.sh $< > $@.tmp && mv $@.tmp $@
+
+deps:
+	sh tools/install-deps.sh
+
+units: $(UNIT_BIN)
+
+# The README's test command: installs what it needs, builds, runs
+# every unit and end-to-end test through prove.
+check: deps
+	$(MAKE) all units
+	RESPIN_BUILD=$(abspath $(BUILD)) prove -f $(PROVE_FLAGS) $(UNIT_BIN) $(E2E)
+
+demo: deps
+	$(MAKE) all
+	RESPIN_BUILD=$(abspath $(BUILD)) sh tools/demo.sh
+
+bench: deps
+	$(MAKE) all
+	RESPIN_BUILD=$(abspath $(BUILD)) sh tools/bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/respin $(DESTDIR)$(PREFIX)/bin/respin
+	ln -f $(DESTDIR)$(PREFIX)/bin/respin $(DESTDIR)$(PREFIX)/bin/git-respin
+	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf $(BUILD) build-san
+
+help:
+	@echo "make            build $(BUILD)/respin and $(BUILD)/git-respin"
+	@echo "make check      install dependencies, build, run all tests"
+	@echo "make demo       install dependencies, run respin on a built-in example"
+	@echo "make bench      benchmarks against git, b4 and friends"
+	@echo "make install    install into $(PREFIX) (PREFIX=, DESTDIR=)"
+	@echo "make SAN=1 BUILD=build-san check   the same under ASan+UBSan"
+
+.PHONY: all deps units check demo bench install clean help
+.SUFFIXES:
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

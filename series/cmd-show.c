@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin show NAME[@vN] [--json]: one version of a series.
+ */
+#include "series/store.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const usage[] = {
+	"respin show <name>[@v<n>] [--json]",
+	NULL
+};
+
+static void show_json(const struct series *s, const struct series_version *v,
+		      struct strbuf *out)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, out, 1);
+	json_object_begin(&j);
+	json_string_member(&j, "series", s->name);
+	json_string_member(&j, "change_id", s->change_id);
+	json_string_member(&j, "base_ref", v->base_ref ? v->base_ref : s->base_ref);
+	json_int_member(&j, "version", v->number);
+	json_key(&j, "versions");
+	json_array_begin(&j);
+	for (i = 0; i < s->nr_versions; i++)
+		json_int(&j, s->versions[i].number);
+	json_array_end(&j);
+	json_key(&j, "base");
+	if (git_oid_is_zero(&v->base))
+		json_null(&j);
+	else
+		json_string(&j, oid_short(&v->base, GIT_OID_HEXSZ));
+	json_key(&j, "tip");
+	if (git_oid_is_zero(&v->tip))
+		json_null(&j);
+	else
+		json_string(&j, oid_short(&v->tip, GIT_OID_HEXSZ));
+	json_int_member(&j, "recorded", v->recorded);
+	json_string_member(&j, "source", v->source);
+	json_key(&j, "patches");
+	json_array_begin(&j);
+	for (i = 0; i < v->nr_patches; i++) {
+		const struct series_patch *p = &v->patches[i];
+
+		json_object_begin(&j);
+		json_int_member(&j, "index", (int64_t)i + 1);
+		json_key(&j, "commit");
+		if (git_oid_is_zero(&p->commit))
+			json_null(&j);
+		else
+			json_string(&j, oid_short(&p->commit, GIT_OID_HEXSZ));
+		json_string_member(&j, "patch_id",
+				   oid_short(&p->patch_id, GIT_OID_HEXSZ));
+		json_string_member(&j, "subject", p->subject);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	strbuf_addch(out, '\n');
+}
+
+static void show_text(const struct series *s, const struct series_version *v,
+		      struct strbuf *out)
+{
+	size_t i, n = v->nr_patches;
+	int width = n >= 100 ? 3 : n >= 10 ? 2 : 1;
+
+	strbuf_addf(out, "series     %s v%d", s->name, v->number);
+	if (s->nr_versions > 1)
+		strbuf_addf(out, " (v%d..v%d recorded)", s->versions[0].number,
+			    s->versions[s->nr_versions - 1].number);
+	strbuf_addch(out, '\n');
+	if (s->change_id)
+		strbuf_addf(out, "change-id  %s\n", s->change_id);
+	if (!git_oid_is_zero(&v->base))
+		strbuf_addf(out, "base       %s at %s\n",
+			    repo_ref_short(v->base_ref ? v->base_ref :
+					   s->base_ref ? s->base_ref : "-"),
+			    oid_short(&v->base, 12));
+	else
+		strbuf_addf(out, "base       unknown\n");
+	strbuf_addf(out, "recorded   %s\n", repo_date(v->recorded));
+	if (v->source)
+		strbuf_addf(out, "source     %s\n", v->source);
+	strbuf_addf(out, "patches    %zu\n\n", n);
+	for (i = 0; i < n; i++) {
+		const struct series_patch *p = &v->patches[i];
+
+		strbuf_addf(out, "  %*zu/%zu %s %s %s\n", width, i + 1, n,
+			    git_oid_is_zero(&p->commit) ? "------------" :
+			    oid_short(&p->commit, 12),
+			    oid_short(&p->patch_id, 12), p->subject);
+	}
+}
+
+int cmd_show(int argc, const char **argv, struct command_context *ctx)
+{
+	int json = 0, exit_code, n, r;
+	struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_END()
+	};
+	struct strbuf out = STRBUF_INIT;
+	struct series s;
+	struct series_version *v;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n != 1)
+		return command_usage_error(opts, usage, n ? "too many arguments"
+					   : "which series? give NAME[@vN]");
+	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	if (r < 0) {
+		series_release(&s);
+		return error_report(r);
+	}
+	if (json)
+		show_json(&s, v, &out);
+	else
+		show_text(&s, v, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	series_release(&s);
+	return 0;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_SERIES_STORE_H
+#define RESPIN_SERIES_STORE_H
+
+#include <git2.h>
+#include <stdint.h>
+#include "tools/lib/strbuf.h"
+
+/*
+ * The series store: one ref per series, refs/respin/series/NAME,
+ * pointing at a chain of metadata commits.  Each metadata commit's tree
+ * holds a "series" blob (name, change-id, base ref) and one folder per
+ * version, "vN/meta" (base, tip, patches).  Its parents are the
+ * previous metadata commit and the tip of the version it added, so
+ * every version's patches stay reachable and git gc keeps them.  A save
+ * writes objects first and then moves the ref with compare-and-swap,
+ * so a crash leaves the old state and a concurrent writer fails
+ * instead of being lost.
+ */
+
+#define SERIES_REF_PREFIX "refs/respin/series/"
+
+struct series_patch {
+	git_oid commit;		/* zero for a version known only from mail */
+	git_oid patch_id;
+	char *subject;
+};
+
+struct series_version {
+	int number;
+	git_oid base;		/* the base commit it was recorded on */
+	git_oid tip;
+	char *base_ref;		/* the base ref's name at the time */
+	int64_t recorded;
+	char *source;		/* where it came from, free text */
+	struct series_patch *patches;
+	size_t nr_patches, alloc_patches;
+	/* lines this version of respin does not know, kept as they are */
+	struct strbuf extra;
+	int loaded;		/* meta read (versions may load lazily) */
+};
+
+struct series {
+	char *name;
+	char *change_id;
+	char *base_ref;
+	int64_t created;
+	struct strbuf extra;
+	git_oid meta;		/* current metadata commit; zero if new */
+	int64_t updated;	/* its commit time */
+	git_tree *tree;		/* its tree, for lazy version loads */
+	struct series_version *versions;	/* ascending by number */
+	size_t nr_versions, alloc_versions;
+};
+
+enum series_load_flags {
+	SERIES_LOAD_ALL = 0,		/* every version's metadata */
+	SERIES_LOAD_LATEST = 1 << 0,	/* only the newest version's */
+};
+
+/* A valid series name: [A-Za-z0-9][A-Za-z0-9._-]*, at most 100 bytes. */
+int series_name_check(const char *name);
+
+/*
+ * Loads series NAME.  Returns 0, RESPIN_ENOTFOUND (with a message) if
+ * there is no such series, or another negative code.  Release with
+ * series_release().
+ */
+int series_load(git_repository *repo, const char *name, struct series *s,
+		unsigned flags);
+/* Loads a version's metadata if it was skipped by SERIES_LOAD_LATEST. */
+int series_version_ensure(git_repository *repo, struct series *s,
+			  struct series_version *v);
+void series_init(struct series *s, const char *name);
+void series_release(struct series *s);
+
+/* Calls fn for every series name, sorted; stops on a nonzero return. */
+int series_foreach_name(git_repository *repo,
+			int (*fn)(const char *name, void *data), void *data);
+
+struct series_version *series_latest(struct series *s);
+struct series_version *series_version_find(struct series *s, int number);
+/* Adds an empty version N (kept sorted); returns it. */
+struct series_version *series_version_add(struct series *s, int number);
+void series_version_release(struct series_version *v);
+struct series_patch *series_version_add_patch(struct series_version *v);
+
+/*
+ * Writes s as a new metadata commit and moves the ref from s->meta
+ * (or from nothing, for a new series) to it.  keep_reachable, when not
+ * NULL, is the commit to add as a parent (a new version's tip).
+ */
+int series_save(git_repository *repo, struct series *s,
+		const git_oid *keep_reachable, const char *message);
+
+/*
+ * Parses "NAME", "NAME@vN" or "NAME@N" into name (allocated) and
+ * version (0 = latest).
+ */
+int series_spec_parse(const char *spec, char **name, int *version);
+/* Parses "vN" or "N" (N >= 1); returns -1 if not a version. */
+int series_version_parse(const char *s);
+
+/*
+ * Loads the series named by "NAME[@vN]" (every version) and points *v at
+ * the version asked for (the latest if none).  Errors name what is
+ * missing and list what exists.
+ */
+int series_load_spec(git_repository *repo, const char *spec,
+		     struct series *s, struct series_version **v);
+/* Finds version N of a loaded series; the error lists what exists. */
+int series_version_get(struct series *s, int number,
+		       struct series_version **v);
+
+/* A b4-style change-id: YYYYMMDD-slug-<12 hex>. */
+void series_change_id_make(struct strbuf *out, const char *name, int64_t when);
+
+/* Serialisation, exposed for tests. */
+void series_version_format(const struct series_version *v, struct strbuf *out);
+int series_version_parse_meta(struct series_version *v, const char *buf,
+			      size_t len);
+
+#endif

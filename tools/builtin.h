@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_BUILTIN_H
+#define RESPIN_BUILTIN_H
+
+#include "tools/lib/command.h"
+
+/* One line per command; each lives in its folder's cmd-NAME.c. */
+int cmd_track(int argc, const char **argv, struct command_context *ctx);
+int cmd_list(int argc, const char **argv, struct command_context *ctx);
+int cmd_status(int argc, const char **argv, struct command_context *ctx);
+int cmd_show(int argc, const char **argv, struct command_context *ctx);
+int cmd_diff(int argc, const char **argv, struct command_context *ctx);
+
+#endif

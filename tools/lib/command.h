@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_COMMAND_H
+#define RESPIN_COMMAND_H
+
+#include <git2.h>
+
+/*
+ * What the entry point hands a command: the repository when the
+ * command's table entry asks for one, and whether stdout and stderr
+ * are terminals (for progress).  A command returns its exit code
+ * (see error.h); it prints, nothing below it does.
+ */
+struct command_context {
+	git_repository *repo;
+	int stdout_is_tty;
+	int stderr_is_tty;
+};
+
+typedef int (*command_fn)(int argc, const char **argv,
+			  struct command_context *ctx);
+
+/*
+ * Runs options_parse() and maps its outcome: returns the number of
+ * remaining arguments, or stores an exit code in *exit_code and
+ * returns -1 (after --help: 0; on a bad option: 129).
+ */
+struct option;
+int command_parse(int argc, const char **argv, const struct option *opts,
+		  const char *const *usage, int *exit_code);
+/* Prints "error: msg" and the usage; returns 129. */
+int command_usage_error(const struct option *opts, const char *const *usage,
+			const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "error.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <git2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct strbuf last = STRBUF_INIT;
+static struct strbuf hint = STRBUF_INIT;
+
+static void set_message(const char *fmt, va_list ap)
+{
+	strbuf_reset(&last);
+	strbuf_reset(&hint);
+	strbuf_vaddf(&last, fmt, ap);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_message(fmt, ap);
+	va_end(ap);
+	return RESPIN_ERR;
+}
+
+int error_code(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_message(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int error_git(const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_message(fmt, ap);
+	va_end(ap);
+	strbuf_addf(&last, ": %s", e && e->message ? e->message : "libgit2 error");
+	return RESPIN_ERR;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_message(fmt, ap);
+	va_end(ap);
+	strbuf_addf(&last, ": %s", strerror(e));
+	return RESPIN_ERR;
+}
+
+void error_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hint.len)
+		strbuf_addch(&hint, '\n');
+	va_start(ap, fmt);
+	strbuf_vaddf(&hint, fmt, ap);
+	va_end(ap);
+}
+
+const char *error_last(void)
+{
+	return last.len ? last.buf : "unknown error";
+}
+
+const char *error_last_hint(void)
+{
+	return hint.buf;
+}
+
+void error_clear(void)
+{
+	strbuf_reset(&last);
+	strbuf_reset(&hint);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int error_report(int code)
+{
+	const char *p, *nl;
+
+	if (code >= 0)
+		return code;
+	fprintf(stderr, "%s: %s\n",
+		code == RESPIN_EUSAGE ? "error" : "fatal", error_last());
+	for (p = hint.buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(stderr, "hint: %s\n", p);
+			break;
+		}
+		fprintf(stderr, "hint: %.*s\n", (int)(nl - p), p);
+	}
+	error_clear();
+	return code == RESPIN_EUSAGE ? RESPIN_EXIT_USAGE : RESPIN_EXIT_FATAL;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "repo.h"
+#include "error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int repo_open(git_repository **out)
+{
+	if (git_repository_open_ext(out, ".", 0, NULL) < 0) {
+		error("not a git repository (or any of the parent "
+		      "directories): %s", git_error_last() ?
+		      git_error_last()->message : ".");
+		error_hint("run respin inside a git repository, or "
+			   "'git init' one first");
+		return RESPIN_ERR;
+	}
+	return 0;
+}
+
+/* Parses "@EPOCH", "EPOCH" or "EPOCH +ZZZZ"; returns 0 if understood. */
+static int parse_env_date(const char *s, int64_t *when, int *offset)
+{
+	char *end;
+	long long t;
+
+	if (*s == '@')
+		s++;
+	t = strtoll(s, &end, 10);
+	if (end == s)
+		return -1;
+	*when = t;
+	*offset = 0;
+	while (*end == ' ')
+		end++;
+	if ((*end == '+' || *end == '-') && strlen(end) >= 5) {
+		int z = atoi(end + 1);
+		*offset = (z / 100) * 60 + z % 100;
+		if (*end == '-')
+			*offset = -*offset;
+	}
+	return 0;
+}
+
+int64_t repo_now(void)
+{
+	const char *d = getenv("GIT_COMMITTER_DATE");
+	int64_t when;
+	int off;
+
+	if (d && !parse_env_date(d, &when, &off))
+		return when;
+	return (int64_t)time(NULL);
+}
+
+int repo_signature(git_repository *repo, git_signature **out)
+{
+	const char *name = getenv("GIT_COMMITTER_NAME");
+	const char *email = getenv("GIT_COMMITTER_EMAIL");
+	const char *d = getenv("GIT_COMMITTER_DATE");
+	git_config *cfg = NULL;
+	git_buf cname = GIT_BUF_INIT, cemail = GIT_BUF_INIT;
+	int64_t when;
+	int off, r;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (!name && !git_config_get_string_buf(&cname, cfg, "user.name"))
+			name = cname.ptr;
+		if (!email &&
+		    !git_config_get_string_buf(&cemail, cfg, "user.email"))
+			email = cemail.ptr;
+	}
+	if (!name || !*name)
+		name = "respin";
+	if (!email || !*email)
+		email = "respin@localhost";
+	if (d && !parse_env_date(d, &when, &off))
+		r = git_signature_new(out, name, email, (git_time_t)when, off);
+	else
+		r = git_signature_now(out, name, email);
+	git_buf_dispose(&cname);
+	git_buf_dispose(&cemail);
+	git_config_free(cfg);
+	if (r < 0)
+		return error_git("cannot make a signature for '%s <%s>'",
+				 name, email);
+	return 0;
+}
+
+int repo_commit_lookup(git_repository *repo, const char *rev, git_commit **out)
+{
+	git_object *obj = NULL;
+	int r;
+
+	if (git_revparse_single(&obj, repo, rev) < 0)
+		return error_code(RESPIN_ENOTFOUND,
+				  "unknown revision '%s'", rev);
+	r = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (r < 0)
+		return error("'%s' does not name a commit", rev);
+	return 0;
+}
+
+void strbuf_add_oid(struct strbuf *sb, const git_oid *oid, size_t n)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (n > GIT_OID_HEXSZ)
+		n = GIT_OID_HEXSZ;
+	git_oid_tostr(hex, n + 1, oid);
+	strbuf_addstr(sb, hex);
+}
+
+const char *oid_short(const git_oid *oid, size_t n)
+{
+	static char bufs[4][GIT_OID_HEXSZ + 1];
+	static int k;
+	char *b = bufs[k++ & 3];
+
+	if (n > GIT_OID_HEXSZ)
+		n = GIT_OID_HEXSZ;
+	git_oid_tostr(b, n + 1, oid);
+	return b;
+}
+
+const char *repo_ref_short(const char *ref)
+{
+	if (!strncmp(ref, "refs/heads/", 11))
+		return ref + 11;
+	if (!strncmp(ref, "refs/remotes/", 13))
+		return ref + 13;
+	if (!strncmp(ref, "refs/tags/", 10))
+		return ref + 10;
+	return ref;
+}
+
+const char *repo_date(int64_t when)
+{
+	static char buf[32];
+	time_t t = (time_t)when;
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, sizeof(buf), "@%lld", (long long)when);
+	return buf;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_REPO_H
+#define RESPIN_REPO_H
+
+#include <git2.h>
+#include "strbuf.h"
+
+/* Opens the repository containing the current directory. */
+int repo_open(git_repository **out);
+
+/*
+ * The signature respin writes its own commits with: GIT_COMMITTER_NAME,
+ * GIT_COMMITTER_EMAIL and GIT_COMMITTER_DATE (as "@EPOCH [+ZZZZ]" or
+ * "EPOCH +ZZZZ") when set, else user.name/user.email, else "respin".
+ * The caller frees it with git_signature_free().
+ */
+int repo_signature(git_repository *repo, git_signature **out);
+
+/* Seconds since the epoch, honouring GIT_COMMITTER_DATE as above. */
+int64_t repo_now(void);
+
+/* Resolves REV to a commit; the message names REV on failure. */
+int repo_commit_lookup(git_repository *repo, const char *rev,
+		       git_commit **out);
+
+/* Short display name: refs/heads/x -> x, refs/remotes/o/x -> o/x. */
+const char *repo_ref_short(const char *ref);
+/* "YYYY-MM-DD HH:MM" in local time, in a static buffer. */
+const char *repo_date(int64_t when);
+
+/* Appends the first n hex digits of an OID. */
+void strbuf_add_oid(struct strbuf *sb, const git_oid *oid, size_t n);
+/* A static buffer with the abbreviated hex of oid (n digits). */
+const char *oid_short(const git_oid *oid, size_t n);
+
+#endif

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_STRBUF_H
+#define RESPIN_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * A growable, always NUL-terminated byte string.  STRBUF_INIT is an
+ * empty buffer that owns nothing; strbuf_release() frees the contents
+ * and leaves an empty buffer behind.
+ */
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_empty[];
+#define STRBUF_INIT { 0, 0, strbuf_empty }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+/* Hands the string to the caller (free() it); leaves sb empty. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+static inline void strbuf_reset(struct strbuf *sb) { strbuf_setlen(sb, 0); }
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_rtrim(struct strbuf *sb);
+/* Reads a whole file; returns 0 or -1 with errno set. */
+int strbuf_read_file(struct strbuf *sb, const char *path);
+
+/* Allocation that never returns NULL (aborts on out-of-memory). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+#define ALLOC_GROW(arr, nr, alloc) do { \
+	if ((nr) >= (alloc)) { \
+		(alloc) = (alloc) ? (alloc) * 2 : 8; \
+		if ((alloc) <= (nr)) (alloc) = (nr) + 1; \
+		(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
+	} \
+} while (0)
+
+#endif

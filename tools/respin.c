@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin: the entry point and the one command table.
+ *
+ * Runs as "respin CMD ..." and as "git respin CMD ..." (git finds
+ * git-respin on PATH).  Each command lives in cmd-NAME.c of the folder
+ * that owns its work; this file only finds the command, opens the
+ * repository when the command needs one, and turns the result into an
+ * exit code.
+ */
+#include "tools/builtin.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef RESPIN_VERSION
+#define RESPIN_VERSION "0.1"
+#endif
+
+enum {
+	NEED_REPO = 1 << 0,
+};
+
+struct command {
+	const char *name;
+	command_fn fn;
+	unsigned flags;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "track", cmd_track, NEED_REPO,
+	  "record REF..TIP as the next version of a series" },
+	{ "list", cmd_list, NEED_REPO,
+	  "list the series, one line each" },
+	{ "status", cmd_status, NEED_REPO,
+	  "how each series stands against its base as it is now" },
+	{ "show", cmd_show, NEED_REPO,
+	  "show one version of a series: base, patches, source" },
+	{ "diff", cmd_diff, NEED_REPO,
+	  "range-diff between two versions of a series" },
+};
+
+static const struct command *command_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void list_commands(FILE *out)
+{
+	size_t i;
+
+	fputs("usage: respin [--version] [--help] <command> [<args>]\n"
+	      "       git respin <command> [<args>]\n\n"
+	      "The commands:\n", out);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fputs("\n'respin <command> --help' shows a command's options;\n"
+	      "'respin help <command>' opens its manual page.\n", out);
+}
+
+static int cmd_help(int argc, const char **argv)
+{
+	char page[64];
+
+	if (argc < 2) {
+		list_commands(stdout);
+		return 0;
+	}
+	if (!command_find(argv[1])) {
+		fprintf(stderr, "error: '%s' is not a respin command; see "
+			"'respin help'\n", argv[1]);
+		return RESPIN_EXIT_USAGE;
+	}
+	snprintf(page, sizeof(page), "respin-%s", argv[1]);
+	execlp("man", "man", page, (char *)NULL);
+	fprintf(stderr, "fatal: cannot run man: %s\n", strerror(errno));
+	fprintf(stderr, "hint: 'respin %s --help' lists its options\n",
+		argv[1]);
+	return RESPIN_EXIT_FATAL;
+}
+
+int main(int argc, const char **argv)
+{
+	struct command_context ctx = { 0 };
+	const struct command *cmd;
+	int r;
+
+	if (argc < 2) {
+		list_commands(stderr);
+		return RESPIN_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help"))
+		return cmd_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("respin version %s\n", RESPIN_VERSION);
+		return 0;
+	}
+	cmd = command_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "error: '%s' is not a respin command; see "
+			"'respin help'\n", argv[1]);
+		return RESPIN_EXIT_USAGE;
+	}
+
+	git_libgit2_init();
+	ctx.stdout_is_tty = isatty(1);
+	ctx.stderr_is_tty = isatty(2);
+	if (cmd->flags & NEED_REPO) {
+		int i;
+
+		/* --help works outside a repository too */
+		for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+				goto run;
+		r = repo_open(&ctx.repo);
+		if (r < 0) {
+			r = error_report(r);
+			goto out;
+		}
+	}
+run:
+	r = cmd->fn(argc - 1, argv + 1, &ctx);
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "fatal: cannot write output: %s\n",
+				strerror(errno));
+		if (!r)
+			r = RESPIN_EXIT_FATAL;
+	}
+out:
+	git_repository_free(ctx.repo);
+	git_libgit2_shutdown();
+	return r;
+}
