@@ -26,6 +26,9 @@ LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/tools/respin.o
 UNIT_SRC = $(wildcard tests/unit/t-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
+# Small driver programs that end-to-end tests call (not tests themselves).
+HELPER_SRC = $(wildcard tests/helpers/*.c)
+HELPER_BIN = $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 E2E = $(wildcard tests/e2e/t[0-9]*.sh)
 DOCS = $(wildcard docs/respin*.md)
 MANS = $(DOCS:docs/%.md=$(BUILD)/man/%.1)
@@ -53,6 +56,10 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/librespin.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
 
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librespin.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
+
 $(BUILD)/man/%.1: docs/%.md tools/md2man.sh
 	@mkdir -p $(dir $@)
 	sh tools/md2man.sh $< > $@.tmp && mv $@.tmp $@
@@ -60,7 +67,7 @@ $(BUILD)/man/%.1: docs/%.md tools/md2man.sh
 deps:
 	sh tools/install-deps.sh
 
-units: $(UNIT_BIN)
+units: $(UNIT_BIN) $(HELPER_BIN)
 
 # The README's test command: installs what it needs, builds, runs
 # every unit and end-to-end test through prove.
