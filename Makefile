@@ -31,7 +31,7 @@ HELPER_SRC = $(wildcard tests/helpers/*.c)
 HELPER_BIN = $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 E2E = $(wildcard tests/e2e/t[0-9]*.sh)
 DOCS = $(wildcard docs/respin*.md)
-MANS = $(DOCS:docs/%.md=$(BUILD)/man/%.1)
+MANS = $(DOCS:docs/%.md=$(BUILD)/man/man1/%.1)
 
 PROGRAMS = $(BUILD)/respin $(BUILD)/git-respin
 
@@ -60,7 +60,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librespin.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
 
-$(BUILD)/man/%.1: docs/%.md tools/md2man.sh
+$(BUILD)/man/man1/%.1: docs/%.md tools/md2man.sh
 	@mkdir -p $(dir $@)
 	sh tools/md2man.sh $< > $@.tmp && mv $@.tmp $@
 

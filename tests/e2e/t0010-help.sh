@@ -1,0 +1,34 @@
+#!/bin/sh
+# Every command has --help, a doc page and a man page; unknown commands
+# and options are usage errors.
+. "$(dirname "$0")/lib.sh"
+
+cmds=$(respin --help | sed -n 's/^   \([a-z-]*\) .*/\1/p')
+
+test_expect_success 'respin --help lists the commands' '
+	test -n "$cmds" && echo "$cmds" | grep -qx track && echo "$cmds" | grep -qx diff
+'
+
+test_expect_success 'every command has --help, a doc page and a man page' '
+	for c in $cmds; do
+		respin $c --help >out || { echo "$c --help failed"; return 1; }
+		grep -q "^usage: respin $c" out || { echo "$c: no usage"; return 1; }
+		test -f "$SRC_DIR/docs/respin-$c.md" || { echo "no docs/respin-$c.md"; return 1; }
+		test -s "$RESPIN_BUILD/man/man1/respin-$c.1" || { echo "no man page for $c"; return 1; }
+	done
+'
+
+test_expect_success 'respin help CMD opens the man page' '
+	MANPATH="$RESPIN_BUILD/man" MANPAGER=cat PAGER=cat respin help track >out 2>&1 &&
+	grep -q "respin-track - record" out
+'
+
+test_expect_code 129 'an unknown command' '
+	respin frobnicate 2>err; rc=$?; grep -q "not a respin command" err || rc=1; exit $rc
+'
+
+test_expect_code 129 'no command at all' 'respin 2>/dev/null'
+
+test_expect_success 'respin --version' 'respin --version | grep -q "^respin version "'
+
+test_done

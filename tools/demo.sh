@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make demo: respin's main job on a built-in example.  Makes a small
+# kernel-shaped repository, records a 3-patch series as v1, reworks it
+# the way a v2 usually goes (a patch changed after review, two swapped,
+# one added), records v2, and shows what changed between them.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RESPIN_BUILD:=$here/../build}"
+PATH="$RESPIN_BUILD:$PATH"
+dir=${DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/respin-demo.XXXXXX")}
+export GIT_AUTHOR_NAME="Demo Developer" GIT_AUTHOR_EMAIL="dev@example.org"
+export GIT_COMMITTER_NAME="Demo Developer" GIT_COMMITTER_EMAIL="dev@example.org"
+
+run() {
+	printf '\n$ %s\n' "$*"
+	"$@"
+}
+
+sh "$here/make-fixture.sh" "$dir/linux" --series 3 >/dev/null
+cd "$dir/linux"
+git checkout -q topic
+
+echo "A kernel-shaped tree in $dir/linux with a 3-patch series on mm-unstable."
+run git log --oneline mm-unstable..topic
+run respin track demo --base mm-unstable
+
+# v2: review asked for a change in patch 2, patches 1 and 3 swap, and a
+# new patch 4 joins.
+p1=$(git rev-parse topic~2) p2=$(git rev-parse topic~1) p3=$(git rev-parse topic)
+git checkout -q -b topic-v2 mm-unstable
+git cherry-pick -q "$p3" "$p1"
+git cherry-pick -q -n "$p2"
+f=$(git diff --cached --name-only | head -n 1)
+printf '/* reviewed: keep this simple */\n' >>"$f"
+git add "$f"
+git commit -q -C "$p2"
+printf '/* a new patch in v2 */\n' >>"$f"
+git commit -q -am "mm: document the v2 change" -m "Signed-off-by: Demo Developer <dev@example.org>"
+
+run respin track demo --tip topic-v2
+run respin list
+run respin show demo
+run respin diff demo v1 v2
+run respin status
+echo
+echo "The example repository stays in $dir/linux; try 'cd $dir/linux && respin --help'."
