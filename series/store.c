@@ -47,11 +47,21 @@ void series_version_release(struct series_version *v)
 {
 	size_t i;
 
-	for (i = 0; i < v->nr_patches; i++)
+	for (i = 0; i < v->nr_patches; i++) {
 		free(v->patches[i].subject);
+		free(v->patches[i].message_id);
+		free(v->patches[i].author);
+		strbuf_release(&v->patches[i].extra);
+	}
 	free(v->patches);
+	for (i = 0; i < v->nr_attach; i++) {
+		free(v->attach[i].name);
+		strbuf_release(&v->attach[i].text);
+	}
+	free(v->attach);
 	free(v->base_ref);
 	free(v->source);
+	free(v->message_id);
 	strbuf_release(&v->extra);
 	memset(v, 0, sizeof(*v));
 }
@@ -111,7 +121,27 @@ struct series_patch *series_version_add_patch(struct series_version *v)
 	ALLOC_GROW(v->patches, v->nr_patches, v->alloc_patches);
 	p = &v->patches[v->nr_patches++];
 	memset(p, 0, sizeof(*p));
+	strbuf_init(&p->extra, 0);
 	return p;
+}
+
+void series_version_attach(struct series_version *v, const char *name,
+			   const char *text, size_t len)
+{
+	struct series_attachment *a = NULL;
+	size_t i;
+
+	for (i = 0; i < v->nr_attach; i++)
+		if (!strcmp(v->attach[i].name, name))
+			a = &v->attach[i];
+	if (!a) {
+		ALLOC_GROW(v->attach, v->nr_attach, v->alloc_attach);
+		a = &v->attach[v->nr_attach++];
+		a->name = xstrdup(name);
+		strbuf_init(&a->text, len);
+	}
+	strbuf_reset(&a->text);
+	strbuf_add(&a->text, text, len);
 }
 
 /* ---- text formats ---- */
@@ -159,6 +189,11 @@ void series_version_format(const struct series_version *v, struct strbuf *out)
 		add_line(out, "source", s);
 		free(s);
 	}
+	if (v->message_id) {
+		s = one_line(v->message_id);
+		add_line(out, "message-id", s);
+		free(s);
+	}
 	strbuf_add(out, v->extra.buf, v->extra.len);
 	for (i = 0; i < v->nr_patches; i++) {
 		const struct series_patch *p = &v->patches[i];
@@ -168,6 +203,17 @@ void series_version_format(const struct series_version *v, struct strbuf *out)
 		strbuf_addf(out, " %s %s\n",
 			    oid_short(&p->patch_id, GIT_OID_HEXSZ), s);
 		free(s);
+		if (p->message_id) {
+			s = one_line(p->message_id);
+			add_line(out, " message-id", s);
+			free(s);
+		}
+		if (p->author) {
+			s = one_line(p->author);
+			add_line(out, " author", s);
+			free(s);
+		}
+		strbuf_add(out, p->extra.buf, p->extra.len);
 	}
 }
 
@@ -217,6 +263,32 @@ static int version_line(const char *key, size_t klen, const char *val,
 {
 	struct series_version *v = data;
 
+	if (klen == 0 && *line == ' ') {
+		/* " key value": belongs to the patch above */
+		struct series_patch *p;
+		const char *k = line + 1, *sp;
+		size_t kl;
+
+		if (!v->nr_patches)
+			return error("a patch attribute before any patch in "
+				     "version metadata");
+		p = &v->patches[v->nr_patches - 1];
+		sp = memchr(k, ' ', llen - 1);
+		kl = sp ? (size_t)(sp - k) : llen - 1;
+		val = sp ? sp + 1 : line + llen;
+		vlen = (size_t)(line + llen - val);
+		if (key_is(k, kl, "message-id")) {
+			free(p->message_id);
+			p->message_id = xstrndup(val, vlen);
+		} else if (key_is(k, kl, "author")) {
+			free(p->author);
+			p->author = xstrndup(val, vlen);
+		} else {
+			strbuf_add(&p->extra, line, llen);
+			strbuf_addch(&p->extra, '\n');
+		}
+		return 0;
+	}
 	if (key_is(key, klen, "version")) {
 		v->number = atoi(val);
 	} else if (key_is(key, klen, "base")) {
@@ -233,6 +305,9 @@ static int version_line(const char *key, size_t klen, const char *val,
 	} else if (key_is(key, klen, "source")) {
 		free(v->source);
 		v->source = xstrndup(val, vlen);
+	} else if (key_is(key, klen, "message-id")) {
+		free(v->message_id);
+		v->message_id = xstrndup(val, vlen);
 	} else if (key_is(key, klen, "patch")) {
 		struct series_patch *p = series_version_add_patch(v);
 
@@ -467,22 +542,37 @@ static int insert_blob(git_repository *repo, git_treebuilder *tb,
 	return 0;
 }
 
-static int write_version_tree(git_repository *repo, git_treebuilder *top,
+static int write_version_tree(git_repository *repo, git_tree *old_top,
+			      git_treebuilder *top,
 			      const struct series_version *v)
 {
 	git_treebuilder *tb = NULL;
+	git_tree_entry *old = NULL;
+	git_tree *old_tree = NULL;
 	struct strbuf buf = STRBUF_INIT, name = STRBUF_INIT;
 	git_oid oid;
+	size_t i;
 	int r = -1;
 
-	if (git_treebuilder_new(&tb, repo, NULL) < 0) {
+	strbuf_addf(&name, "v%d", v->number);
+	/* keep what the version's folder holds already (attachments) */
+	if (old_top && !git_tree_entry_bypath(&old, old_top, name.buf) &&
+	    git_tree_entry_type(old) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(&old_tree, repo, git_tree_entry_id(old)) < 0) {
+		error_git("cannot read series metadata '%s'", name.buf);
+		goto out;
+	}
+	if (git_treebuilder_new(&tb, repo, old_tree) < 0) {
 		error_git("cannot build a tree");
 		goto out;
 	}
 	series_version_format(v, &buf);
 	if (insert_blob(repo, tb, "meta", &buf) < 0)
 		goto out;
-	strbuf_addf(&name, "v%d", v->number);
+	for (i = 0; i < v->nr_attach; i++)
+		if (insert_blob(repo, tb, v->attach[i].name,
+				&v->attach[i].text) < 0)
+			goto out;
 	if (git_treebuilder_write(&oid, tb) < 0 ||
 	    git_treebuilder_insert(NULL, top, name.buf, &oid,
 				   GIT_FILEMODE_TREE) < 0) {
@@ -492,9 +582,46 @@ static int write_version_tree(git_repository *repo, git_treebuilder *top,
 	r = 0;
 out:
 	git_treebuilder_free(tb);
+	git_tree_entry_free(old);
+	git_tree_free(old_tree);
 	strbuf_release(&buf);
 	strbuf_release(&name);
 	return r;
+}
+
+int series_version_attachment(git_repository *repo, const struct series *s,
+			      const struct series_version *v,
+			      const char *name, struct strbuf *out)
+{
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+	int r;
+
+	for (i = 0; i < v->nr_attach; i++)
+		if (!strcmp(v->attach[i].name, name)) {
+			strbuf_add(out, v->attach[i].text.buf,
+				   v->attach[i].text.len);
+			return 0;
+		}
+	if (!s->tree)
+		return RESPIN_ENOTFOUND;
+	strbuf_addf(&path, "v%d/%s", v->number, name);
+	r = git_tree_entry_bypath(&e, s->tree, path.buf);
+	strbuf_release(&path);
+	if (r < 0) {
+		git_error_clear();
+		return RESPIN_ENOTFOUND;
+	}
+	r = git_blob_lookup(&blob, repo, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	if (r < 0)
+		return error_git("cannot read v%d/%s of series '%s'",
+				 v->number, name, s->name);
+	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return 0;
 }
 
 int series_save(git_repository *repo, struct series *s,
@@ -522,7 +649,7 @@ int series_save(git_repository *repo, struct series *s,
 		/* versions not loaded are unchanged: keep their trees */
 		if (!s->versions[i].loaded)
 			continue;
-		if (write_version_tree(repo, tb, &s->versions[i]) < 0)
+		if (write_version_tree(repo, s->tree, tb, &s->versions[i]) < 0)
 			goto out;
 	}
 	if (git_treebuilder_write(&tree_oid, tb) < 0 ||

@@ -24,6 +24,20 @@ struct series_patch {
 	git_oid commit;		/* zero for a version known only from mail */
 	git_oid patch_id;
 	char *subject;
+	char *message_id;	/* as sent or received, without <> */
+	char *author;		/* "Name <email>" when known from mail */
+	/* continuation lines this respin does not know, kept as they are */
+	struct strbuf extra;
+};
+
+/*
+ * A named text stored beside a version's metadata (vN/NAME): the cover
+ * letter, a patch's mail ("mail-0001").  Set with series_version_attach;
+ * read with series_version_attachment.
+ */
+struct series_attachment {
+	char *name;
+	struct strbuf text;
 };
 
 struct series_version {
@@ -33,11 +47,15 @@ struct series_version {
 	char *base_ref;		/* the base ref's name at the time */
 	int64_t recorded;
 	char *source;		/* where it came from, free text */
+	char *message_id;	/* the cover letter's (or 1/N's) Message-ID */
 	struct series_patch *patches;
 	size_t nr_patches, alloc_patches;
 	/* lines this version of respin does not know, kept as they are */
 	struct strbuf extra;
 	int loaded;		/* meta read (versions may load lazily) */
+	/* texts to write beside the metadata on the next save */
+	struct series_attachment *attach;
+	size_t nr_attach, alloc_attach;
 };
 
 struct series {
@@ -84,6 +102,20 @@ struct series_version *series_version_find(struct series *s, int number);
 struct series_version *series_version_add(struct series *s, int number);
 void series_version_release(struct series_version *v);
 struct series_patch *series_version_add_patch(struct series_version *v);
+
+/*
+ * Stores text as vN/NAME on the next save (replacing any there).  NAME
+ * is a plain file name: letters, digits, '-', '_' and '.'.
+ */
+void series_version_attach(struct series_version *v, const char *name,
+			   const char *text, size_t len);
+/*
+ * Reads vN/NAME of a saved (or pending) version into out; returns
+ * RESPIN_ENOTFOUND, without a message, when there is none.
+ */
+int series_version_attachment(git_repository *repo, const struct series *s,
+			      const struct series_version *v,
+			      const char *name, struct strbuf *out);
 
 /*
  * Writes s as a new metadata commit and moves the ref from s->meta

@@ -76,6 +76,10 @@ static void test_format(void)
 	git_oid_fromstr(&p->commit, "3333333333333333333333333333333333333333");
 	git_oid_fromstr(&p->patch_id, "4444444444444444444444444444444444444444");
 	p->subject = xstrdup("mm: a subject with  spaces");
+	p->message_id = xstrdup("20231221.1234-1-x@example.org");
+	p->author = xstrdup("A U Thor <author@example.org>");
+	strbuf_addstr(&p->extra, " future-patch-key 1\n");
+	v.message_id = xstrdup("20231221.1234-0-x@example.org");
 	strbuf_addstr(&v.extra, "future-key some value\n");
 	series_version_format(&v, &a);
 	ok(!series_version_parse_meta(&w, a.buf, a.len), "metadata parses");
@@ -84,6 +88,12 @@ static void test_format(void)
 	is_str(w.patches[0].subject, "mm: a subject with  spaces",
 	       "subject kept exactly");
 	ok(!strchr(w.source, '\n'), "newlines in values are folded");
+	is_str(w.patches[0].message_id, "20231221.1234-1-x@example.org",
+	       "a patch's Message-ID round-trips");
+	is_str(w.patches[0].author, "A U Thor <author@example.org>",
+	       "a patch's author round-trips");
+	is_str(w.message_id, "20231221.1234-0-x@example.org",
+	       "the version's Message-ID round-trips");
 	series_version_release(&w);
 	memset(&w, 0, sizeof(w));
 	ok(series_version_parse_meta(&w, "patch 12\n", 9) < 0,
@@ -136,7 +146,7 @@ static void test_save_cas(void)
 	git_repository *repo;
 	git_commit *base, *tip;
 	git_oid b, t, first;
-	struct series s, s2;
+	struct series s, s2 = { 0 };
 	struct series_version *v;
 	int r;
 
@@ -159,8 +169,40 @@ static void test_save_cas(void)
 	       "range collected");
 	is_int((long long)v->nr_patches, 1, "one patch");
 	v->loaded = 1;
+	series_version_attach(v, "cover", "Subject\n\nbody\n", 14);
 	is_int(series_save(repo, &s, &v->tip, "first\n"), 0, "first save");
 	git_oid_cpy(&first, &s.meta);
+	{
+		struct strbuf cover = STRBUF_INIT;
+
+		series_release(&s2);
+		series_load(repo, "cas", &s2, SERIES_LOAD_ALL);
+		is_int(series_version_attachment(repo, &s2, &s2.versions[0],
+						 "cover", &cover), 0,
+		       "an attachment is stored");
+		is_str(cover.buf, "Subject\n\nbody\n", "with its text");
+		is_int(series_version_attachment(repo, &s2, &s2.versions[0],
+						 "nothing", &cover),
+		       RESPIN_ENOTFOUND, "a missing attachment is ENOTFOUND");
+		/* saving the version again keeps the attachment */
+		free(s2.versions[0].source);
+		s2.versions[0].source = xstrdup("changed");
+		is_int(series_save(repo, &s2, NULL, "again\n"), 0, "resave");
+		series_release(&s2);
+		series_load(repo, "cas", &s2, SERIES_LOAD_ALL);
+		strbuf_reset(&cover);
+		ok(!series_version_attachment(repo, &s2, &s2.versions[0],
+					      "cover", &cover) &&
+		   !strcmp(cover.buf, "Subject\n\nbody\n") &&
+		   !strcmp(s2.versions[0].source, "changed"),
+		   "a later save keeps attachments");
+		series_release(&s2);
+		strbuf_release(&cover);
+		/* reload s so the next saves start from the newest state */
+		series_release(&s);
+		series_load(repo, "cas", &s, SERIES_LOAD_ALL);
+		git_oid_cpy(&first, &s.meta);
+	}
 
 	/* someone else moves the ref after we loaded */
 	r = series_load(repo, "cas", &s2, SERIES_LOAD_ALL);
