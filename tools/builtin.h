@@ -10,5 +10,6 @@ int cmd_list(int argc, const char **argv, struct command_context *ctx);
 int cmd_status(int argc, const char **argv, struct command_context *ctx);
 int cmd_show(int argc, const char **argv, struct command_context *ctx);
 int cmd_diff(int argc, const char **argv, struct command_context *ctx);
+int cmd_format(int argc, const char **argv, struct command_context *ctx);
 
 #endif

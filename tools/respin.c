@@ -43,6 +43,8 @@ static const struct command commands[] = {
 	  "show one version of a series: base, patches, source" },
 	{ "diff", cmd_diff, NEED_REPO,
 	  "range-diff between two versions of a series" },
+	{ "format", cmd_format, NEED_REPO,
+	  "write a version as mail: cover letter and patches" },
 };
 
 static const struct command *command_find(const char *name)

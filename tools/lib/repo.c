@@ -148,3 +148,30 @@ const char *repo_date(int64_t when)
 		snprintf(buf, sizeof(buf), "@%lld", (long long)when);
 	return buf;
 }
+
+char *repo_config_string(git_repository *repo, const char *key,
+			 const char *def)
+{
+	git_config *cfg = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	char *r = NULL;
+	int got;
+
+	if (repo)
+		got = git_repository_config_snapshot(&cfg, repo);
+	else {
+		git_config *live = NULL;
+
+		got = git_config_open_default(&live);
+		if (!got) {
+			got = git_config_snapshot(&cfg, live);
+			git_config_free(live);
+		}
+	}
+	if (!got && !git_config_get_string_buf(&buf, cfg, key))
+		r = xstrdup(buf.ptr);
+	git_error_clear();
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	return r ? r : def ? xstrdup(def) : NULL;
+}

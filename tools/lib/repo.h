@@ -23,6 +23,13 @@ int64_t repo_now(void);
 int repo_commit_lookup(git_repository *repo, const char *rev,
 		       git_commit **out);
 
+/*
+ * The value of a git config key (respin.lore-url, ...), or def when it
+ * is unset or there is no repository; the caller frees it.
+ */
+char *repo_config_string(git_repository *repo, const char *key,
+			 const char *def);
+
 /* Short display name: refs/heads/x -> x, refs/remotes/o/x -> o/x. */
 const char *repo_ref_short(const char *ref);
 /* "YYYY-MM-DD HH:MM" in local time, in a static buffer. */

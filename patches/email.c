@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "patches/email.h"
+#include "patches/patch.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <ctype.h>
+#include <gmime/gmime.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef RESPIN_VERSION
+#define RESPIN_VERSION "0.1"
+#endif
+
+void email_subject_tag(struct strbuf *out, const struct email_options *o)
+{
+	strbuf_addf(out, "[%s", o->prefix && *o->prefix ? o->prefix : "PATCH");
+	if (o->version > 1)
+		strbuf_addf(out, " v%d", o->version);
+	if (o->total) {
+		int w = o->total >= 100 ? 3 : o->total >= 10 ? 2 : 1;
+
+		strbuf_addf(out, " %0*zu/%zu", w, o->index, o->total);
+	}
+	strbuf_addch(out, ']');
+}
+
+void email_date(struct strbuf *out, git_time_t when, int offset)
+{
+	static const char *const days[] = {
+		"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"
+	};
+	static const char *const months[] = {
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+		"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+	};
+	time_t t = (time_t)when + (time_t)offset * 60;
+	struct tm tm;
+	int a = offset < 0 ? -offset : offset;
+
+	gmtime_r(&t, &tm);
+	strbuf_addf(out, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d",
+		    days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+		    tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		    offset < 0 ? '-' : '+', a / 60, a % 60);
+}
+
+static int is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80 || *s == '\n' || *s == '\r')
+			return 0;
+	return 1;
+}
+
+static void mime_init(void)
+{
+	static int done;
+
+	if (!done) {
+		g_mime_init();
+		done = 1;
+	}
+}
+
+static void add_encoded(struct strbuf *out, const char *text)
+{
+	char *enc;
+
+	if (is_ascii(text)) {
+		strbuf_addstr(out, text);
+		return;
+	}
+	mime_init();
+	enc = g_mime_utils_header_encode_text(NULL, text, "utf-8");
+	if (!enc) {
+		strbuf_addstr(out, text);
+		return;
+	}
+	/* header values stay on one line: b4 0.12 trips on folded ones */
+	for (char *p = enc; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	strbuf_addstr(out, enc);
+	g_free(enc);
+}
+
+void email_header(struct strbuf *out, const char *name, const char *value)
+{
+	strbuf_addf(out, "%s: ", name);
+	add_encoded(out, value);
+	strbuf_addch(out, '\n');
+}
+
+static int needs_quotes(const char *name)
+{
+	for (; *name; name++)
+		if (strchr("()<>[]:;@\\,.\"", *name))
+			return 1;
+	return 0;
+}
+
+void email_address_header(struct strbuf *out, const char *hname,
+			  const char *name, const char *email)
+{
+	strbuf_addf(out, "%s: ", hname);
+	if (name && *name) {
+		if (!is_ascii(name)) {
+			add_encoded(out, name);
+		} else if (needs_quotes(name)) {
+			strbuf_addch(out, '"');
+			for (; *name; name++) {
+				if (*name == '"' || *name == '\\')
+					strbuf_addch(out, '\\');
+				strbuf_addch(out, *name);
+			}
+			strbuf_addch(out, '"');
+		} else {
+			strbuf_addstr(out, name);
+		}
+		strbuf_addch(out, ' ');
+	}
+	strbuf_addf(out, "<%s>\n", email);
+}
+
+/* The message after its first paragraph (the subject), trimmed. */
+static const char *message_body(const char *msg)
+{
+	const char *p = strstr(msg, "\n\n");
+
+	if (!p)
+		return "";
+	while (*p == '\n')
+		p++;
+	return p;
+}
+
+int email_from_commit(git_repository *repo, git_commit *commit,
+		      const struct email_options *o, struct strbuf *out)
+{
+	const git_signature *author = git_commit_author(commit);
+	git_diff *diff = NULL;
+	git_diff_stats *stats = NULL;
+	git_buf stat = GIT_BUF_INIT, patch = GIT_BUF_INIT;
+	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
+	const char *summary = git_commit_summary(commit);
+	int r = -1;
+
+	if (patch_commit_diff(repo, commit, &diff) < 0)
+		return -1;
+	if (git_diff_get_stats(&stats, diff) < 0 ||
+	    git_diff_stats_to_buf(&stat, stats, GIT_DIFF_STATS_FULL |
+				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0 ||
+	    git_diff_to_buf(&patch, diff, GIT_DIFF_FORMAT_PATCH) < 0) {
+		error_git("cannot write the diff of %s",
+			  oid_short(git_commit_id(commit), 12));
+		goto out;
+	}
+
+	strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n",
+		    oid_short(git_commit_id(commit), GIT_OID_HEXSZ));
+	email_address_header(out, "From", author->name, author->email);
+	strbuf_addstr(out, "Date: ");
+	email_date(out, author->when.time, author->when.offset);
+	strbuf_addch(out, '\n');
+	email_subject_tag(&subject, o);
+	strbuf_addf(&subject, " %s", summary ? summary : "");
+	email_header(out, "Subject", subject.buf);
+	if (o->message_id)
+		strbuf_addf(out, "Message-Id: <%s>\n", o->message_id);
+	if (o->in_reply_to)
+		strbuf_addf(out, "In-Reply-To: <%s>\n", o->in_reply_to);
+	if (o->references)
+		strbuf_addf(out, "References: %s\n", o->references);
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+
+	strbuf_addstr(&body, message_body(git_commit_message(commit)));
+	strbuf_rtrim(&body);
+	if (o->trailer_block && *o->trailer_block) {
+		if (body.len)
+			strbuf_addch(&body, '\n');
+		strbuf_addstr(&body, o->trailer_block);
+		strbuf_rtrim(&body);
+	}
+	if (body.len) {
+		strbuf_add(out, body.buf, body.len);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "---\n");
+	if (o->notes && *o->notes) {
+		strbuf_addstr(out, o->notes);
+		if (out->buf[out->len - 1] != '\n')
+			strbuf_addch(out, '\n');
+		strbuf_addch(out, '\n');
+	}
+	strbuf_add(out, stat.ptr, stat.size);
+	strbuf_addch(out, '\n');
+	strbuf_add(out, patch.ptr, patch.size);
+	strbuf_addstr(out, "-- \nrespin " RESPIN_VERSION "\n\n");
+	r = 0;
+out:
+	git_buf_dispose(&stat);
+	git_buf_dispose(&patch);
+	git_diff_stats_free(stats);
+	git_diff_free(diff);
+	strbuf_release(&subject);
+	strbuf_release(&body);
+	return r;
+}
+
+void email_file_name(struct strbuf *out, size_t index, const char *subject)
+{
+	size_t start;
+
+	strbuf_addf(out, "%04zu-", index);
+	start = out->len;
+	for (; *subject && out->len - start < 52; subject++) {
+		unsigned char c = (unsigned char)*subject;
+
+		if (isalnum(c) || c == '_' || (c == '.' && out->len > start &&
+						out->buf[out->len - 1] != '.'))
+			strbuf_addch(out, (char)c);
+		else if (out->len > start && out->buf[out->len - 1] != '-')
+			strbuf_addch(out, '-');
+	}
+	while (out->len > start && (out->buf[out->len - 1] == '-' ||
+				    out->buf[out->len - 1] == '.'))
+		strbuf_setlen(out, out->len - 1);
+	if (out->len == start)
+		strbuf_addstr(out, "patch");
+	strbuf_addstr(out, ".patch");
+}
+
+void email_mboxrd_append(struct strbuf *out, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	int first = 1;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
+		const char *q = p;
+
+		while (q < p + n && *q == '>')
+			q++;
+		if (!first && (size_t)(p + n - q) >= 5 && !strncmp(q, "From ", 5))
+			strbuf_addch(out, '>');
+		strbuf_add(out, p, n);
+		p += n;
+		first = 0;
+	}
+}

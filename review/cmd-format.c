@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin format NAME[@vN] [-o DIR]: a version as mail, ready for
+ * git send-email, git am or b4.
+ */
+#include "patches/email.h"
+#include "review/format.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const usage[] = {
+	"respin format <name>[@v<n>] [-o <dir>] [--subject-prefix <p>] [--rfc]",
+	NULL
+};
+
+int cmd_format(int argc, const char **argv, struct command_context *ctx)
+{
+	const char *dir = ".", *prefix = NULL;
+	int rfc = 0, cover = -1, no_cover = 0, json = 0, stdout_mbox = 0;
+	int exit_code, n, r;
+	struct option opts[] = {
+		OPT_STRING('o', "output-directory", &dir, "dir",
+			   "write the mails into DIR (default .)"),
+		OPT_STRING(0, "subject-prefix", &prefix, "prefix",
+			   "instead of PATCH, e.g. \"PATCH net-next\""),
+		OPT_BOOL(0, "rfc", &rfc, "prefix RFC (\"RFC PATCH\")"),
+		OPT_BOOL(0, "cover-letter", &cover,
+			 "write a cover letter even for one patch"),
+		OPT_BOOL(0, "no-cover", &no_cover, "write no cover letter"),
+		OPT_BOOL(0, "stdout", &stdout_mbox,
+			 "print one mboxrd to stdout instead of files"),
+		OPT_BOOL(0, "json", &json, "list what was written as JSON"),
+		OPT_END()
+	};
+	struct format_options fo = { 0 };
+	struct format_result res = { 0 };
+	struct series s;
+	struct series_version *v;
+	struct strbuf pfx = STRBUF_INIT;
+	char *lore = NULL;
+	size_t i;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n != 1)
+		return command_usage_error(opts, usage, n ? "too many arguments"
+					   : "which series? give NAME[@vN]");
+	if (no_cover && cover == 1)
+		return command_usage_error(opts, usage, "--cover-letter and "
+					   "--no-cover contradict each other");
+	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	if (r < 0)
+		goto fail;
+	if (rfc)
+		strbuf_addstr(&pfx, "RFC ");
+	strbuf_addstr(&pfx, prefix ? prefix : "PATCH");
+	fo.prefix = pfx.buf;
+	fo.cover_letter = no_cover ? 0 : cover;
+	lore = repo_config_string(ctx->repo, "respin.lore-url",
+				  "https://lore.kernel.org/all");
+	while (*lore && lore[strlen(lore) - 1] == '/')
+		lore[strlen(lore) - 1] = '\0';
+	fo.lore_url = lore;
+	r = format_version(ctx->repo, &s, v, &fo, &res);
+	if (r < 0)
+		goto fail;
+	if (stdout_mbox) {
+		struct strbuf mbox = STRBUF_INIT;
+
+		for (i = 0; i < res.nr; i++)
+			email_mboxrd_append(&mbox, res.mails[i].text.buf,
+					    res.mails[i].text.len);
+		fwrite(mbox.buf, 1, mbox.len, stdout);
+		strbuf_release(&mbox);
+		goto done;
+	}
+	r = format_write(&res, dir);
+	if (r < 0)
+		goto fail;
+	if (json) {
+		struct strbuf out = STRBUF_INIT;
+		struct json j;
+
+		json_init(&j, &out, 1);
+		json_array_begin(&j);
+		for (i = 0; i < res.nr; i++) {
+			struct strbuf path = STRBUF_INIT;
+
+			strbuf_addf(&path, "%s/%s", dir, res.mails[i].file_name);
+			json_object_begin(&j);
+			json_string_member(&j, "file", path.buf);
+			json_string_member(&j, "message_id",
+					   res.mails[i].message_id);
+			json_object_end(&j);
+			strbuf_release(&path);
+		}
+		json_array_end(&j);
+		puts(out.buf);
+		strbuf_release(&out);
+	} else {
+		for (i = 0; i < res.nr; i++)
+			printf("%s/%s\n", dir, res.mails[i].file_name);
+	}
+	goto done;
+fail:
+	r = error_report(r);
+	goto out;
+done:
+	r = 0;
+out:
+	format_result_release(&res);
+	series_release(&s);
+	strbuf_release(&pfx);
+	free(lore);
+	return r;
+}
