@@ -627,9 +627,16 @@ int series_version_attachment(git_repository *repo, const struct series *s,
 int series_save(git_repository *repo, struct series *s,
 		const git_oid *keep_reachable, const char *message)
 {
+	return series_save_many(repo, s, keep_reachable,
+				keep_reachable ? 1 : 0, message);
+}
+
+int series_save_many(git_repository *repo, struct series *s,
+		     const git_oid *keep, size_t nkeep, const char *message)
+{
 	git_treebuilder *tb = NULL;
 	git_signature *sig = NULL;
-	git_commit *parents[2] = { NULL, NULL };
+	git_commit **parents = xcalloc(nkeep + 1, sizeof(*parents));
 	git_tree *tree = NULL;
 	git_reference *ref = NULL;
 	struct strbuf buf = STRBUF_INIT, refname = STRBUF_INIT;
@@ -666,11 +673,12 @@ int series_save(git_repository *repo, struct series *s,
 		}
 		nparents++;
 	}
-	if (keep_reachable && !git_oid_is_zero(keep_reachable)) {
-		if (git_commit_lookup(&parents[nparents], repo,
-				      keep_reachable) < 0) {
+	for (i = 0; i < nkeep; i++) {
+		if (git_oid_is_zero(&keep[i]))
+			continue;
+		if (git_commit_lookup(&parents[nparents], repo, &keep[i]) < 0) {
 			error_git("cannot read commit %s",
-				  oid_short(keep_reachable, 12));
+				  oid_short(&keep[i], 12));
 			goto out;
 		}
 		nparents++;
@@ -705,8 +713,9 @@ int series_save(git_repository *repo, struct series *s,
 	r = 0;
 out:
 	git_reference_free(ref);
-	git_commit_free(parents[0]);
-	git_commit_free(parents[1]);
+	for (i = 0; i < nparents; i++)
+		git_commit_free(parents[i]);
+	free(parents);
 	git_tree_free(tree);
 	git_signature_free(sig);
 	git_treebuilder_free(tb);

@@ -124,6 +124,9 @@ int series_version_attachment(git_repository *repo, const struct series *s,
  */
 int series_save(git_repository *repo, struct series *s,
 		const git_oid *keep_reachable, const char *message);
+/* The same, keeping nkeep commits reachable (zero OIDs are skipped). */
+int series_save_many(git_repository *repo, struct series *s,
+		     const git_oid *keep, size_t nkeep, const char *message);
 
 /*
  * Parses "NAME", "NAME@vN" or "NAME@N" into name (allocated) and

@@ -10,6 +10,8 @@ int cmd_list(int argc, const char **argv, struct command_context *ctx);
 int cmd_status(int argc, const char **argv, struct command_context *ctx);
 int cmd_show(int argc, const char **argv, struct command_context *ctx);
 int cmd_diff(int argc, const char **argv, struct command_context *ctx);
+int cmd_thread(int argc, const char **argv, struct command_context *ctx);
+int cmd_import(int argc, const char **argv, struct command_context *ctx);
 int cmd_format(int argc, const char **argv, struct command_context *ctx);
 
 #endif

@@ -22,7 +22,8 @@
 #endif
 
 enum {
-	NEED_REPO = 1 << 0,
+	NEED_REPO = 1 << 0,	/* fails outside a repository */
+	WANT_REPO = 1 << 1,	/* uses one (config) when there is one */
 };
 
 struct command {
@@ -43,6 +44,10 @@ static const struct command commands[] = {
 	  "show one version of a series: base, patches, source" },
 	{ "diff", cmd_diff, NEED_REPO,
 	  "range-diff between two versions of a series" },
+	{ "thread", cmd_thread, WANT_REPO,
+	  "what is in a thread or mailbox: series, versions, trailers" },
+	{ "import", cmd_import, NEED_REPO,
+	  "record a version from mail (mbox, maildir, lore, notmuch)" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
 };
@@ -131,6 +136,10 @@ int main(int argc, const char **argv)
 			r = error_report(r);
 			goto out;
 		}
+	}
+	if ((cmd->flags & WANT_REPO) && repo_open(&ctx.repo) < 0) {
+		error_clear();
+		ctx.repo = NULL;
 	}
 run:
 	r = cmd->fn(argc - 1, argv + 1, &ctx);

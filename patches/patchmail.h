@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_PATCHMAIL_H
+#define RESPIN_PATCHMAIL_H
+
+#include <stddef.h>
+
+/*
+ * The parts of a patch mail's body (UTF-8 text, as mail_body_parse()
+ * gives it):
+ *
+ *	commit message			message
+ *	Signed-off-by: ...		trailers (the last paragraph of Key: value)
+ *	---
+ *	 v2: ...			notes (changelog, diffstat)
+ *	 mm/foo.c | 2 +-
+ *	diff --git a/mm/foo.c ...	diff (up to the end of its last hunk)
+ *	base-commit: ...		tail (what follows the diff)
+ *	--
+ *	2.43.0				signature
+ *
+ * The spans point into the body given to patchmail_split() (borrowed:
+ * keep the body alive); the trailer list is owned and freed by
+ * patchmail_release().
+ */
+
+struct trailer {
+	char *key;		/* "Reviewed-by" (known keys in canonical case) */
+	char *value;		/* "Name <addr>", continuation lines joined */
+};
+
+struct trailer_list {
+	struct trailer *items;
+	size_t nr, alloc;
+};
+
+void trailer_list_init(struct trailer_list *tl);
+void trailer_list_release(struct trailer_list *tl);
+void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
+		      const char *value, size_t vlen);
+
+/* A key that names a person ("*-by") or is a known kernel trailer. */
+int trailer_key_is_known(const char *key, size_t len);
+
+struct patchmail_span {
+	const char *p;		/* NULL when the part is missing */
+	size_t len;
+};
+
+struct patchmail {
+	struct patchmail_span message;	/* without the trailer block, trimmed */
+	struct patchmail_span trailer_block;
+	struct patchmail_span notes;	/* between the "---" line and the diff */
+	struct patchmail_span diff;	/* from "diff --git"/"Index:"/"--- a/" */
+	struct patchmail_span tail;	/* after the diff, before the signature */
+	struct patchmail_span signature;	/* after the "-- " line */
+	struct trailer_list trailers;
+	unsigned nr_files;	/* file sections in the diff */
+	unsigned nr_hunks;
+};
+
+void patchmail_init(struct patchmail *pm);
+void patchmail_release(struct patchmail *pm);
+
+/*
+ * Splits body into its parts.  A diff whose hunks are cut short or
+ * malformed is an error; what (e.g. from mail_describe(), may be NULL)
+ * names the message in it.
+ */
+int patchmail_split(struct patchmail *pm, const char *body, size_t len,
+		    const char *what);
+
+/* The offset of the first diff line in body, or len when none. */
+size_t patchmail_find_diff(const char *body, size_t len);
+
+/*
+ * Trailers that a reply gives on lines of its own (not quoted with
+ * '>'), before any diff or signature: "Reviewed-by: X <x@y>",
+ * "Acked-by:", "Tested-by:", ..., "Fixes: <sha> (...)", "Link: http...".
+ * Appended to out; returns how many were found.
+ */
+int patchmail_reply_trailers(struct trailer_list *out, const char *body,
+			     size_t len);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_SOURCE_H
+#define RESPIN_SOURCE_H
+
+#include <stddef.h>
+#include "tools/lib/strbuf.h"
+
+/*
+ * Where mail comes from, all through one interface:
+ *
+ *	PATH		an mbox file (mboxrd or mboxo) or a maildir
+ *	-		an mbox on standard input
+ *	lore:MSGID	the thread of MSGID from a public-inbox server
+ *	notmuch:QUERY	the messages QUERY finds in a notmuch database
+ *
+ * Messages are read once in order with mail_source_next(); any of them
+ * can be read again later by its number with mail_source_get(), so a
+ * caller can scan headers first and parse only the messages it needs.
+ */
+struct mail_source_options {
+	const char *lore_url;	/* base URL for lore: (required for it) */
+	const char *cache_dir;	/* for fetched threads; NULL: no cache */
+	const char *notmuch_db;	/* NULL: the user's own database */
+	unsigned lore_refresh:1;
+};
+
+struct mail_source_msg {
+	const char *data;	/* the raw message, borrowed until the next call */
+	size_t len;
+	size_t number;		/* 1-based */
+	const char *path;	/* file it came from (borrowed), for messages */
+	unsigned truncated:1;
+};
+
+struct mail_source;
+
+/* Opens spec; the caller frees the source with mail_source_free(). */
+int mail_source_open(struct mail_source **out, const char *spec,
+		     const struct mail_source_options *o);
+/* 1 and *msg filled, 0 at the end, negative on errors. */
+int mail_source_next(struct mail_source *src, struct mail_source_msg *msg);
+/* Message number n (from mail_source_next) again, appended to out. */
+int mail_source_get(struct mail_source *src, size_t n, struct strbuf *out);
+/* How spec was understood: "mbox PATH", "lore URL", ... (borrowed). */
+const char *mail_source_describe(const struct mail_source *src);
+/* The path messages are named by in errors (borrowed). */
+const char *mail_source_name(const struct mail_source *src);
+void mail_source_free(struct mail_source *src);
+
+#endif

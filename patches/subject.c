@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "patches/subject.h"
+#include "tools/lib/strbuf.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void subject_init(struct subject *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->version = 1;
+}
+
+void subject_release(struct subject *s)
+{
+	free(s->title);
+	free(s->prefix);
+	subject_init(s);
+}
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/*
+ * A reply or forward prefix at p ("Re:", "RE :", "Re[2]:", "Aw:",
+ * "Fwd:", "Fw:", "Sv:", "Antw:"): returns what follows, or NULL.
+ */
+static const char *reply_prefix(const char *p)
+{
+	static const char *const words[] = {
+		"re", "aw", "fwd", "fw", "sv", "antw", "vs", "odp", "r", NULL,
+	};
+	int i;
+
+	for (i = 0; words[i]; i++) {
+		size_t n = strlen(words[i]);
+		const char *q = p + n;
+
+		if (strncasecmp(p, words[i], n))
+			continue;
+		if (*q == '[') {	/* "Re[2]:" */
+			q++;
+			while (isdigit((unsigned char)*q))
+				q++;
+			if (*q != ']')
+				continue;
+			q++;
+		}
+		q = skip_space(q);
+		if (*q == ':')
+			return q + 1;
+	}
+	return NULL;
+}
+
+/* "v3" / "V3" -> 3 */
+static int version_word(const char *w, size_t n, int *v)
+{
+	size_t i;
+
+	if (n < 2 || (w[0] != 'v' && w[0] != 'V'))
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!isdigit((unsigned char)w[i]))
+			return 0;
+	*v = atoi(w + 1);
+	return 1;
+}
+
+/* "02/17" -> 2, 17 */
+static int counter_word(const char *w, size_t n, int *i, int *t)
+{
+	const char *slash = memchr(w, '/', n);
+	size_t k;
+
+	if (!slash || slash == w || slash == w + n - 1)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (w + k != slash && !isdigit((unsigned char)w[k]))
+			return 0;
+	*i = atoi(w);
+	*t = atoi(slash + 1);
+	return 1;
+}
+
+struct tag {
+	int patch, rfc, resend, version, index, total;
+	int has_version, has_counter;
+	struct strbuf prefix;
+};
+
+/*
+ * Reads the words of one [...] group into t.  Returns 1 when it is a
+ * patch tag (PATCH, RFC, RESEND, or only versions and counters), else 0.
+ */
+static int tag_parse(const char *p, const char *end, struct tag *t)
+{
+	int patchy = 0, other = 0;
+
+	while (p < end) {
+		const char *w, *we;
+		size_t n;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == ','))
+			p++;
+		if (p >= end)
+			break;
+		w = p;
+		while (p < end && *p != ' ' && *p != '\t' && *p != ',')
+			p++;
+		we = p;
+		n = we - w;
+		if (n >= 5 && !strncasecmp(w, "PATCH", 5)) {
+			/* PATCH, PATCHv2, PATCH-v2 */
+			const char *r = w + 5;
+
+			t->patch = patchy = 1;
+			if (r < we && *r == '-')
+				r++;
+			if (r < we && version_word(r, we - r, &t->version))
+				t->has_version = 1;
+			else if (r < we)
+				other = 1;	/* PATCHSET, PATCHES... */
+			continue;
+		}
+		if ((n == 3 && !strncasecmp(w, "RFC", 3)) ||
+		    (n == 3 && !strncasecmp(w, "RFT", 3))) {
+			if (w[2] == 'C' || w[2] == 'c')
+				t->rfc = 1;
+			patchy = 1;
+			continue;
+		}
+		if (n == 6 && !strncasecmp(w, "RESEND", 6)) {
+			t->resend = 1;
+			patchy = 1;
+			continue;
+		}
+		if (version_word(w, n, &t->version)) {
+			t->has_version = 1;
+			continue;
+		}
+		if (counter_word(w, n, &t->index, &t->total)) {
+			t->has_counter = 1;
+			continue;
+		}
+		if (t->prefix.len)
+			strbuf_addch(&t->prefix, ' ');
+		strbuf_add(&t->prefix, w, n);
+		other = 1;
+	}
+	if (patchy)
+		return 1;
+	/* "[v2]" or "[2/3]" next to a [PATCH] tag */
+	return !other && (t->has_version || t->has_counter);
+}
+
+void subject_parse(struct subject *s, const char *subject)
+{
+	const char *p = subject, *title, *stop = NULL;
+	struct tag t;
+	size_t n;
+
+	subject_release(s);
+	memset(&t, 0, sizeof(t));
+	strbuf_init(&t.prefix, 0);
+	t.version = 1;
+
+	title = p = skip_space(p);
+	for (;;) {
+		const char *q;
+
+		p = skip_space(p);
+		/* "Re:" after the tag is part of the title */
+		if (!t.patch && (q = reply_prefix(p))) {
+			s->is_reply = 1;
+			p = q;
+			if (!stop)
+				title = skip_space(p);
+			continue;
+		}
+		if (*p == '[') {
+			const char *close = strchr(p, ']');
+			struct tag u;
+
+			if (!close)
+				break;
+			u = t;
+			strbuf_init(&u.prefix, 0);
+			strbuf_add(&u.prefix, t.prefix.buf, t.prefix.len);
+			if (tag_parse(p + 1, close, &u)) {
+				strbuf_release(&t.prefix);
+				t = u;
+				p = close + 1;
+				title = skip_space(p);
+				stop = NULL;
+				continue;
+			}
+			strbuf_release(&u.prefix);
+			/*
+			 * "[EXT] Re: [PATCH] x": look past a group that is no
+			 * patch tag; the title starts at it when no tag follows.
+			 */
+			if (!stop)
+				stop = title;
+			p = close + 1;
+			continue;
+		}
+		break;
+	}
+	if (stop)
+		title = stop;
+
+	s->is_patch = t.patch || t.rfc || t.resend ||
+		      t.has_version || t.has_counter;
+	s->is_rfc = t.rfc;
+	s->is_resend = t.resend;
+	s->version = t.version > 0 ? t.version : 1;
+	s->has_version = t.has_version;
+	s->has_counter = t.has_counter;
+	if (t.has_counter) {
+		s->index = t.index;
+		s->total = t.total;
+	} else if (s->is_patch) {
+		s->index = s->total = 1;
+	}
+	s->is_cover = t.has_counter && t.index == 0;
+	if (t.prefix.len)
+		s->prefix = strbuf_detach(&t.prefix, NULL);
+	strbuf_release(&t.prefix);
+
+	n = strlen(title);
+	while (n && isspace((unsigned char)title[n - 1]))
+		n--;
+	s->title = xstrndup(title, n);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_SUBJECT_H
+#define RESPIN_SUBJECT_H
+
+/*
+ * The tags of a patch mail's subject:
+ *
+ *	"Re: [RFC PATCH net-next v4 02/17] net: foo"
+ *	  -> is_reply, is_rfc, prefix "net-next", version 4, 2/17,
+ *	     title "net: foo"
+ *
+ * Without a counter a patch is 1/1; without a version it is v1.
+ * "[PATCH 0/N]" is a cover letter.  struct subject owns its strings;
+ * subject_release() frees them.
+ */
+struct subject {
+	char *title;		/* tags and reply prefixes stripped */
+	char *prefix;		/* other words of the tag ("net-next"), or NULL */
+	int version;		/* 1 when not given */
+	int index, total;	/* 1/1 for a patch without a counter */
+	unsigned is_patch:1;	/* a [PATCH ...] (or [RFC ...]) tag was found */
+	unsigned is_rfc:1;
+	unsigned is_resend:1;
+	unsigned is_reply:1;	/* Re:, RE:, Aw:, AW:, Fwd:, Sv:, ... */
+	unsigned is_cover:1;	/* index 0 */
+	unsigned has_counter:1;	/* an i/N was given */
+	unsigned has_version:1;	/* a vN was given */
+};
+
+void subject_init(struct subject *s);
+void subject_release(struct subject *s);
+
+/* Parses a (decoded, unfolded) subject; never fails. */
+void subject_parse(struct subject *s, const char *subject);
+
+#endif

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin thread SOURCE [MSGID] [--json]
+ *
+ * What is in a thread or a mailbox: series, versions, patches, replies
+ * per patch and trailers per patch.
+ */
+#include "series/mailset.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const usage[] = {
+	"respin thread <source> [<msgid>] [--json]",
+	"  <source>: an mbox, a maildir, -, lore:<msgid>, notmuch:<query>",
+	NULL
+};
+
+static const char *day(long long t)
+{
+	static char buf[16];
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm))
+		return "----------";
+	strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+	return buf;
+}
+
+static const char *who(const struct ms_msg *m)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	if (m->from_name && *m->from_name)
+		strbuf_addf(&sb, "%s <%s>", m->from_name, m->from_addr);
+	else
+		strbuf_addf(&sb, "<%s>", m->from_addr);
+	return sb.buf;
+}
+
+static size_t count_present(const struct ms_version *v)
+{
+	size_t n = 0;
+	long k;
+
+	for (k = 0; k < v->total; k++)
+		n += v->patches[k].msg >= 0;
+	return n;
+}
+
+static size_t count_replies(const struct mailset *ms, long vi)
+{
+	return ms->versions[vi].nr_replies;
+}
+
+static void text_trailers(struct strbuf *out, const struct ms_patch *p,
+			  const struct ms_patch *cover)
+{
+	size_t i;
+
+	for (i = 0; i < p->pm.trailers.nr; i++)
+		strbuf_addf(out, "        %s: %s\n", p->pm.trailers.items[i].key,
+			    p->pm.trailers.items[i].value);
+	for (i = 0; i < p->reply_trailers.nr; i++)
+		strbuf_addf(out, "      + %s: %s\n",
+			    p->reply_trailers.items[i].key,
+			    p->reply_trailers.items[i].value);
+	for (i = 0; cover && i < cover->reply_trailers.nr; i++)
+		strbuf_addf(out, "      + %s: %s (for the series)\n",
+			    cover->reply_trailers.items[i].key,
+			    cover->reply_trailers.items[i].value);
+}
+
+static void text_replies(struct strbuf *out, const struct mailset *ms,
+			 const struct ms_patch *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_replies; i++) {
+		const struct ms_msg *r = &ms->msgs[p->replies[i]];
+
+		strbuf_addf(out, "      reply %s %s <%s>\n", day(r->date),
+			    who(r), r->msgid);
+	}
+}
+
+static void text_series(struct strbuf *out, const struct mailset *ms,
+			long si, int details)
+{
+	const struct ms_series *s = &ms->series[si];
+	const struct ms_version *last = &ms->versions[s->versions[s->nr - 1]];
+	size_t i;
+	long k;
+
+	strbuf_addf(out, "\"%s\" by %s, %zu version%s\n", s->title,
+		    who(&ms->msgs[last->cover >= 0 ? last->cover :
+				  last->patches[0].msg >= 0 ?
+				  last->patches[0].msg : 0]),
+		    s->nr, s->nr == 1 ? "" : "s");
+	for (i = 0; i < s->nr; i++) {
+		long vi = s->versions[i];
+		const struct ms_version *v = &ms->versions[vi];
+		long head = v->cover >= 0 ? v->cover : -1;
+
+		for (k = 0; head < 0 && k < v->total; k++)
+			head = v->patches[k].msg;
+		strbuf_addf(out, "  v%-2d %s  %zu/%d patch%s%s, %zu repl%s  <%s>\n",
+			    v->number, day(v->date), count_present(v), v->total,
+			    v->total == 1 ? "" : "es",
+			    v->cover >= 0 ? " + cover" : ", no cover",
+			    count_replies(ms, vi),
+			    count_replies(ms, vi) == 1 ? "y" : "ies",
+			    head >= 0 ? ms->msgs[head].msgid : "?");
+		if (!details)
+			continue;
+		if (v->cover >= 0) {
+			strbuf_addf(out, "    %*d/%d %s\n", v->total >= 10 ? 2 : 1,
+				    0, v->total, ms->msgs[v->cover].tags.title);
+			text_replies(out, ms, &v->cover_part);
+		}
+		for (k = 0; k < v->total; k++) {
+			const struct ms_patch *p = &v->patches[k];
+
+			if (p->msg < 0) {
+				strbuf_addf(out, "    %*ld/%d (missing)\n",
+					    v->total >= 10 ? 2 : 1, k + 1,
+					    v->total);
+				continue;
+			}
+			strbuf_addf(out, "    %*ld/%d %s", v->total >= 10 ? 2 : 1,
+				    k + 1, v->total,
+				    ms->msgs[p->msg].tags.title);
+			if (p->has_patch_id)
+				strbuf_addf(out, "  [%s]",
+					    oid_short(&p->patch_id, 12));
+			strbuf_addch(out, '\n');
+			text_trailers(out, p, v->cover >= 0 ? &v->cover_part :
+				      NULL);
+			text_replies(out, ms, p);
+		}
+	}
+}
+
+static void json_trailers(struct json *j, const char *key,
+			  const struct trailer_list *tl)
+{
+	size_t i;
+
+	json_key(j, key);
+	json_array_begin(j);
+	for (i = 0; i < tl->nr; i++) {
+		json_object_begin(j);
+		json_string_member(j, "key", tl->items[i].key);
+		json_string_member(j, "value", tl->items[i].value);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void json_msg(struct json *j, const struct ms_msg *m)
+{
+	json_string_member(j, "message_id", m->msgid);
+	json_string_member(j, "subject", m->subject);
+	json_string_member(j, "from", who(m));
+	json_int_member(j, "date", m->date);
+}
+
+static void json_part(struct json *j, const struct mailset *ms,
+		      const struct ms_patch *p, int index, int details)
+{
+	size_t i;
+
+	json_object_begin(j);
+	json_int_member(j, "index", index);
+	if (p->msg < 0) {
+		json_bool_member(j, "missing", 1);
+		json_object_end(j);
+		return;
+	}
+	json_msg(j, &ms->msgs[p->msg]);
+	json_string_member(j, "title", ms->msgs[p->msg].tags.title);
+	if (details) {
+		if (p->has_patch_id)
+			json_string_member(j, "patch_id",
+					   oid_short(&p->patch_id, 40));
+		json_trailers(j, "trailers", &p->pm.trailers);
+		json_trailers(j, "reply_trailers", &p->reply_trailers);
+		json_key(j, "replies");
+		json_array_begin(j);
+		for (i = 0; i < p->nr_replies; i++) {
+			json_object_begin(j);
+			json_msg(j, &ms->msgs[p->replies[i]]);
+			json_object_end(j);
+		}
+		json_array_end(j);
+	}
+	json_object_end(j);
+}
+
+static void json_series(struct json *j, const struct mailset *ms, long si,
+			int details)
+{
+	const struct ms_series *s = &ms->series[si];
+	size_t i;
+	long k;
+
+	json_object_begin(j);
+	json_string_member(j, "title", s->title);
+	json_key(j, "versions");
+	json_array_begin(j);
+	for (i = 0; i < s->nr; i++) {
+		const struct ms_version *v = &ms->versions[s->versions[i]];
+
+		json_object_begin(j);
+		json_int_member(j, "version", v->number);
+		json_int_member(j, "total", v->total);
+		json_bool_member(j, "rfc", v->rfc);
+		json_int_member(j, "date", v->date);
+		json_string_member(j, "change_id", v->change_id);
+		json_int_member(j, "replies",
+				(int64_t)count_replies(ms, s->versions[i]));
+		json_key(j, "cover");
+		if (v->cover >= 0)
+			json_part(j, ms, &v->cover_part, 0, details);
+		else
+			json_null(j);
+		json_key(j, "patches");
+		json_array_begin(j);
+		for (k = 0; k < v->total; k++)
+			json_part(j, ms, &v->patches[k], (int)k + 1, details);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static int notes_to_stderr(const struct mailset *ms)
+{
+	const char *p = ms->notes.buf;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		fprintf(stderr, "note: %.*s\n", (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+int cmd_thread(int argc, const char **argv, struct command_context *ctx)
+{
+	int json = 0, refresh = 0, exit_code, n, r;
+	struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_BOOL(0, "refresh", &refresh,
+			 "fetch lore: threads again, ignoring the cache"),
+		OPT_END()
+	};
+	struct mail_source *src = NULL;
+	struct mailset ms;
+	struct strbuf out = STRBUF_INIT;
+	const char *want = NULL;
+	long only = -1;
+	size_t i;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n < 1 || n > 2)
+		return command_usage_error(opts, usage, n ? "too many arguments"
+					   : "which mail? give an mbox, a "
+					   "maildir, lore:MSGID or notmuch:QUERY");
+	if (n == 2)
+		want = argv[1];
+	else if (!strncmp(argv[0], "lore:", 5))
+		want = argv[0] + 5;
+
+	mailset_init(&ms, NULL);
+	r = mailset_source_open(ctx->repo, argv[0], refresh, &src);
+	if (r < 0)
+		goto fail;
+	ms.src = src;
+	r = mailset_scan(&ms);
+	if (r < 0)
+		goto fail;
+	r = mailset_group(&ms, ms.nr_msgs <= 2000 && !want ?
+			  MAILSET_PATCH_IDS : 0);
+	if (r < 0)
+		goto fail;
+	if (want) {
+		long m = mailset_find(&ms, want);
+
+		if (m < 0) {
+			r = error_code(RESPIN_ENOTFOUND, "no message <%s> in %s",
+				       want, mail_source_describe(src));
+			goto fail;
+		}
+		only = mailset_series_of(&ms, m);
+		if (only < 0) {
+			r = error_code(RESPIN_ENOTFOUND, "message <%s> in %s is "
+				       "not part of a patch series",
+				       want, mail_source_describe(src));
+			goto fail;
+		}
+		for (i = 0; i < ms.series[only].nr; i++) {
+			r = mailset_load(&ms, ms.series[only].versions[i]);
+			if (r < 0)
+				goto fail;
+		}
+	}
+	if (json) {
+		struct json j;
+
+		json_init(&j, &out, 1);
+		json_object_begin(&j);
+		json_string_member(&j, "source", mail_source_describe(src));
+		json_int_member(&j, "messages", (int64_t)ms.nr_msgs);
+		json_key(&j, "series");
+		json_array_begin(&j);
+		for (i = 0; i < ms.nr_series; i++)
+			if (only < 0 || (long)i == only)
+				json_series(&j, &ms, (long)i, only >= 0);
+		json_array_end(&j);
+		json_key(&j, "notes");
+		json_array_begin(&j);
+		{
+			const char *p = ms.notes.buf;
+
+			while (*p) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+				json_string_len(&j, p, len);
+				p += len + (nl ? 1 : 0);
+			}
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+		strbuf_addch(&out, '\n');
+	} else {
+		for (i = 0; i < ms.nr_series; i++)
+			if (only < 0 || (long)i == only)
+				text_series(&out, &ms, (long)i, only >= 0);
+		if (only < 0)
+			strbuf_addf(&out, "%zu series in %zu messages\n",
+				    ms.nr_series, ms.nr_msgs);
+		notes_to_stderr(&ms);
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	r = 0;
+	goto out;
+fail:
+	r = error_report(r);
+out:
+	strbuf_release(&out);
+	mailset_release(&ms);
+	mail_source_free(src);
+	return r;
+}

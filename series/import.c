@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "series/import.h"
+#include "patches/email.h"
+#include "patches/mail.h"
+#include "patches/patch.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mail_patch_release(struct mail_patch *mp)
+{
+	free(mp->title);
+	free(mp->message);
+	free(mp->author_name);
+	free(mp->author_email);
+	free(mp->diff);
+	free(mp->message_id);
+	memset(mp, 0, sizeof(*mp));
+}
+
+/* "Name <addr>" (or a bare address) into its parts. */
+static void split_address(const char *s, size_t len, char **name, char **email)
+{
+	const char *lt = memchr(s, '<', len), *gt;
+
+	if (lt && (gt = memchr(lt, '>', len - (size_t)(lt - s)))) {
+		const char *ne = lt;
+
+		while (ne > s && isspace((unsigned char)ne[-1]))
+			ne--;
+		if (ne > s && *s == '"' && ne[-1] == '"' && ne - s >= 2) {
+			s++;
+			ne--;
+		}
+		*name = xstrndup(s, (size_t)(ne - s));
+		*email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+	} else {
+		while (len && isspace((unsigned char)s[len - 1]))
+			len--;
+		*name = xstrdup("");
+		*email = xstrndup(s, len);
+	}
+}
+
+static void span_trim(const char **p, size_t *len)
+{
+	while (*len && isspace((unsigned char)**p)) {
+		(*p)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*p)[*len - 1]))
+		(*len)--;
+}
+
+int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
+			    struct mail_patch *mp)
+{
+	struct ms_version *v = &ms->versions[vi];
+	struct ms_patch *p = &v->patches[i];
+	struct ms_msg *m;
+	struct strbuf msg = STRBUF_INIT;
+	const char *body;
+	size_t blen;
+
+	memset(mp, 0, sizeof(*mp));
+	if (p->msg < 0)
+		return error("v%d of \"%s\" is missing patch %ld/%d", v->number,
+			     v->title, i + 1, v->total);
+	m = &ms->msgs[p->msg];
+	if (!p->pm.diff.p)
+		return error("patch %ld/%d <%s> (\"%s\") has no diff", i + 1,
+			     v->total, m->msgid, m->tags.title);
+	mp->title = xstrdup(m->tags.title ? m->tags.title : "");
+	mp->message_id = xstrdup(m->msgid);
+	mp->date = m->date;
+	body = p->pm.message.p ? p->pm.message.p : "";
+	blen = p->pm.message.p ? p->pm.message.len : 0;
+	span_trim(&body, &blen);
+	/* an in-body "From:" names the real author, as git am reads it */
+	if (blen > 6 && !strncmp(body, "From: ", 6)) {
+		const char *nl = memchr(body, '\n', blen);
+		size_t ll = nl ? (size_t)(nl - body) : blen;
+
+		split_address(body + 6, ll - 6, &mp->author_name,
+			      &mp->author_email);
+		body += ll;
+		blen -= ll;
+		span_trim(&body, &blen);
+	} else {
+		mp->author_name = xstrdup(m->from_name ? m->from_name : "");
+		mp->author_email = xstrdup(m->from_addr ? m->from_addr : "");
+	}
+	strbuf_addstr(&msg, mp->title);
+	strbuf_addch(&msg, '\n');
+	if (blen) {
+		strbuf_addch(&msg, '\n');
+		strbuf_add(&msg, body, blen);
+		strbuf_addch(&msg, '\n');
+	}
+	if (p->pm.trailer_block.p && p->pm.trailer_block.len) {
+		const char *t = p->pm.trailer_block.p;
+		size_t tl = p->pm.trailer_block.len;
+
+		span_trim(&t, &tl);
+		strbuf_addch(&msg, '\n');
+		strbuf_add(&msg, t, tl);
+		strbuf_addch(&msg, '\n');
+	}
+	mp->message = strbuf_detach(&msg, NULL);
+	mp->diff = xstrndup(p->pm.diff.p, p->pm.diff.len);
+	return 0;
+}
+
+void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out)
+{
+	const char *body = strchr(mp->message, '\n');
+
+	email_address_header(out, "From", mp->author_name, mp->author_email);
+	strbuf_addstr(out, "Date: ");
+	email_date(out, (git_time_t)mp->date, 0);
+	strbuf_addch(out, '\n');
+	strbuf_addf(out, "Subject: %s\n", mp->title);
+	if (mp->message_id)
+		strbuf_addf(out, "Message-Id: <%s>\n", mp->message_id);
+	strbuf_addch(out, '\n');
+	while (body && *body == '\n')
+		body++;
+	if (body && *body) {
+		strbuf_addstr(out, body);
+		if (out->buf[out->len - 1] != '\n')
+			strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "---\n");
+	strbuf_addstr(out, mp->diff);
+	if (out->len && out->buf[out->len - 1] != '\n')
+		strbuf_addch(out, '\n');
+}
+
+int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp)
+{
+	struct mail_header h;
+	const char *body, *end = text + len, *diff, *mend;
+	struct strbuf msg = STRBUF_INIT;
+	size_t off;
+
+	memset(mp, 0, sizeof(*mp));
+	mail_header_init(&h);
+	if (mail_header_scan(&h, text, len, NULL) < 0) {
+		mail_header_release(&h);
+		return -1;
+	}
+	mp->title = xstrdup(h.subject ? h.subject : "");
+	mp->message_id = h.message_id ? xstrdup(h.message_id) : NULL;
+	mp->author_name = xstrdup(h.from.name ? h.from.name : "");
+	mp->author_email = xstrdup(h.from.addr ? h.from.addr : "");
+	mp->date = h.date_valid ? h.date : 0;
+	body = text + (h.body_offset < len ? h.body_offset : len);
+	mail_header_release(&h);
+	off = patchmail_find_diff(body, (size_t)(end - body));
+	diff = body + off;
+	if (diff >= end) {
+		mail_patch_release(mp);
+		return error("stored patch mail has no diff");
+	}
+	mend = diff;
+	if (mend - body >= 4 && !strncmp(mend - 4, "---\n", 4))
+		mend -= 4;
+	strbuf_addstr(&msg, mp->title);
+	strbuf_addch(&msg, '\n');
+	while (mend > body && mend[-1] == '\n')
+		mend--;
+	if (mend > body) {
+		strbuf_addch(&msg, '\n');
+		strbuf_add(&msg, body, (size_t)(mend - body));
+		strbuf_addch(&msg, '\n');
+	}
+	mp->message = strbuf_detach(&msg, NULL);
+	mp->diff = xstrndup(diff, (size_t)(end - diff));
+	return 0;
+}
+
+char *import_base_commit(struct mailset *ms, long vi)
+{
+	struct ms_version *v = &ms->versions[vi];
+	long k;
+
+	for (k = -1; k < v->total; k++) {
+		struct ms_patch *p = k < 0 ? &v->cover_part : &v->patches[k];
+		const char *s, *e;
+
+		if (p->msg < 0 || !p->body.len)
+			continue;
+		s = strstr(p->body.buf, "\nbase-commit: ");
+		if (!s)
+			continue;
+		s += 14;
+		e = s;
+		while (isxdigit((unsigned char)*e))
+			e++;
+		if (e - s >= 7)
+			return xstrndup(s, (size_t)(e - s));
+	}
+	return NULL;
+}
+
+static int note_path(const git_diff_delta *delta, void *payload)
+{
+	char **path = payload;
+
+	free(*path);
+	*path = xstrdup(delta->new_file.path ? delta->new_file.path : "?");
+	return 0;
+}
+
+int import_apply(git_repository *repo, git_commit *base,
+		 struct mail_patch *patches, size_t nr,
+		 struct series_version *v)
+{
+	git_apply_options opts = GIT_APPLY_OPTIONS_INIT;
+	git_signature *committer = NULL;
+	git_commit *parent = NULL;
+	git_tree *tree = NULL;
+	char *path = NULL;
+	size_t i;
+	int r = -1;
+
+	if (repo_signature(repo, &committer) < 0)
+		return -1;
+	opts.delta_cb = note_path;
+	opts.payload = &path;
+	git_commit_dup(&parent, base);
+	if (git_commit_tree(&tree, base) < 0) {
+		error_git("cannot read the base tree");
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		struct mail_patch *mp = &patches[i];
+		git_diff *diff = NULL;
+		git_index *index = NULL;
+		git_signature *author = NULL;
+		git_oid tree_oid, commit_oid;
+		git_tree *next = NULL;
+		git_commit *c = NULL;
+		struct series_patch *sp;
+
+		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0) {
+			error_git("patch %zu/%zu <%s> (\"%s\"): cannot read its "
+				  "diff", i + 1, nr, mp->message_id, mp->title);
+			goto out;
+		}
+		r = git_apply_to_tree(&index, repo, tree, diff, &opts);
+		git_diff_free(diff);
+		if (r < 0) {
+			const git_error *e = git_error_last();
+
+			r = error("patch %zu/%zu <%s> (\"%s\") does not apply "
+				  "on %s: %s%s%s", i + 1, nr, mp->message_id,
+				  mp->title,
+				  oid_short(git_commit_id(base), 12),
+				  path ? path : "", path ? ": " : "",
+				  e && e->message ? e->message : "conflict");
+			goto out;
+		}
+		r = -1;
+		if (git_index_write_tree_to(&tree_oid, index, repo) < 0) {
+			git_index_free(index);
+			error_git("cannot write the tree of patch %zu", i + 1);
+			goto out;
+		}
+		git_index_free(index);
+		if (git_signature_new(&author, *mp->author_name ?
+				      mp->author_name : mp->author_email,
+				      *mp->author_email ? mp->author_email :
+				      "unknown", (git_time_t)mp->date, 0) < 0) {
+			error_git("patch %zu/%zu <%s>: a bad author", i + 1, nr,
+				  mp->message_id);
+			goto out;
+		}
+		if (git_tree_lookup(&next, repo, &tree_oid) < 0 ||
+		    git_commit_create(&commit_oid, repo, NULL, author,
+				      committer, NULL, mp->message, next, 1,
+				      (const git_commit **)&parent) < 0) {
+			git_signature_free(author);
+			git_tree_free(next);
+			error_git("cannot commit patch %zu/%zu", i + 1, nr);
+			goto out;
+		}
+		git_signature_free(author);
+		git_tree_free(tree);
+		tree = next;
+		if (git_commit_lookup(&c, repo, &commit_oid) < 0) {
+			error_git("cannot read back patch %zu", i + 1);
+			goto out;
+		}
+		git_commit_free(parent);
+		parent = c;
+		sp = series_version_add_patch(v);
+		git_oid_cpy(&sp->commit, &commit_oid);
+		sp->subject = xstrdup(mp->title);
+		sp->message_id = mp->message_id ? xstrdup(mp->message_id) : NULL;
+		if (patch_commit_id(repo, c, &sp->patch_id) < 0)
+			goto out;
+	}
+	git_oid_cpy(&v->base, git_commit_id(base));
+	git_oid_cpy(&v->tip, git_commit_id(parent));
+	r = 0;
+out:
+	if (r < 0) {
+		for (i = 0; i < v->nr_patches; i++) {
+			free(v->patches[i].subject);
+			free(v->patches[i].message_id);
+			strbuf_release(&v->patches[i].extra);
+		}
+		v->nr_patches = 0;
+	}
+	free(path);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_signature_free(committer);
+	return r;
+}
+
+int import_mail_only(struct mail_patch *patches, size_t nr,
+		     struct series_version *v)
+{
+	struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct mail_patch *mp = &patches[i];
+		struct series_patch *sp;
+		git_diff *diff = NULL;
+		git_oid pid;
+
+		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0 ||
+		    git_diff_patchid(&pid, diff, NULL) < 0) {
+			git_diff_free(diff);
+			strbuf_release(&text);
+			strbuf_release(&name);
+			return error_git("patch %zu/%zu <%s> (\"%s\"): cannot "
+					 "read its diff", i + 1, nr,
+					 mp->message_id, mp->title);
+		}
+		git_diff_free(diff);
+		sp = series_version_add_patch(v);
+		git_oid_cpy(&sp->patch_id, &pid);
+		sp->subject = xstrdup(mp->title);
+		sp->message_id = mp->message_id ? xstrdup(mp->message_id) : NULL;
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s <%s>", mp->author_name, mp->author_email);
+		sp->author = strbuf_detach(&name, NULL);
+		strbuf_reset(&text);
+		mail_patch_to_text(mp, &text);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "mail-%04zu", i + 1);
+		series_version_attach(v, name.buf, text.buf, text.len);
+	}
+	strbuf_release(&text);
+	strbuf_release(&name);
+	return 0;
+}
+
+int import_stored_patches(git_repository *repo, const struct series *s,
+			  const struct series_version *v,
+			  struct mail_patch **out, size_t *nr)
+{
+	struct mail_patch *mp = xcalloc(v->nr_patches + 1, sizeof(*mp));
+	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < v->nr_patches && !r; i++) {
+		strbuf_reset(&name);
+		strbuf_reset(&text);
+		strbuf_addf(&name, "mail-%04zu", i + 1);
+		r = series_version_attachment(repo, s, v, name.buf, &text);
+		if (r == RESPIN_ENOTFOUND)
+			r = error("%s v%d has no stored mail for patch %zu",
+				  s->name, v->number, i + 1);
+		if (!r)
+			r = mail_patch_from_text(text.buf, text.len, &mp[i]);
+	}
+	strbuf_release(&name);
+	strbuf_release(&text);
+	if (r < 0) {
+		for (i = 0; i < v->nr_patches; i++)
+			mail_patch_release(&mp[i]);
+		free(mp);
+		return r;
+	}
+	*out = mp;
+	*nr = v->nr_patches;
+	return 0;
+}

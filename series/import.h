@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_SERIES_IMPORT_H
+#define RESPIN_SERIES_IMPORT_H
+
+#include "series/mailset.h"
+#include "series/store.h"
+
+/*
+ * A version from mail, as respin records it: each patch's commit
+ * message, author and diff come from its mail; with a base, the patches
+ * are applied and committed (as git am would); without one
+ * ("mail-only") the mail itself is stored beside the version so that
+ * diff, cover letters and review work, and a later import applies it.
+ */
+
+/* The commit message, author and diff of one patch mail. */
+struct mail_patch {
+	char *title;		/* subject without tags */
+	char *message;		/* the full commit message (title first) */
+	char *author_name, *author_email;
+	long long date;
+	char *diff;		/* the diff text */
+	char *message_id;
+};
+
+void mail_patch_release(struct mail_patch *mp);
+/* Builds mp from patch i (0-based) of a loaded mailset version. */
+int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
+			    struct mail_patch *mp);
+/*
+ * Stores mp as mail text ("From:", "Date:", "Subject:", "Message-Id:"
+ * headers, the message, "---", the diff) and reads it back.
+ */
+void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out);
+int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp);
+
+/* "base-commit: X" named in the cover letter or the patches, or NULL. */
+char *import_base_commit(struct mailset *ms, long vi);
+
+/*
+ * Applies the patches onto base and commits each; fills v's patches,
+ * base and tip.  On failure names the patch (its Message-ID), the file
+ * and the reason, and leaves v without patches.
+ */
+int import_apply(git_repository *repo, git_commit *base,
+		 struct mail_patch *patches, size_t nr,
+		 struct series_version *v);
+
+/* Fills v's patches from mail alone: no commits; mail kept beside v. */
+int import_mail_only(struct mail_patch *patches, size_t nr,
+		     struct series_version *v);
+
+/* The stored mails of a mail-only version, read back. */
+int import_stored_patches(git_repository *repo, const struct series *s,
+			  const struct series_version *v,
+			  struct mail_patch **out, size_t *nr);
+
+#endif

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_MAILSET_H
+#define RESPIN_MAILSET_H
+
+#include <git2.h>
+#include "patches/patchmail.h"
+#include "patches/source.h"
+#include "patches/subject.h"
+#include "tools/lib/strbuf.h"
+#include "tools/lib/strmap.h"
+
+/*
+ * The series in a set of mail (a thread, a mailbox, a year of a list).
+ *
+ * mailset_scan() reads only the headers of every message;
+ * mailset_group() puts patch mails into versions (a cover letter and
+ * its patches: by In-Reply-To/References and the i/N counters, with or
+ * without a cover letter), attaches every reply to the patch it
+ * answers, and links versions into series (by change-id, by Link:s to
+ * earlier versions, by subject, by patch-ids when bodies are loaded).
+ * mailset_load() parses the bodies of one version in full (GMime):
+ * messages, diffs, patch-ids, trailers in the patches and in replies.
+ *
+ * Messages, versions and series are referred to by index; -1 is none.
+ */
+enum ms_kind { MS_OTHER, MS_PATCH, MS_COVER, MS_REPLY };
+
+struct ms_msg {
+	size_t number;		/* in the source */
+	char *msgid;		/* never NULL (made up when missing) */
+	char *irt;
+	char **refs;
+	size_t nr_refs;
+	char *subject;
+	char *from_name, *from_addr;
+	long long date;
+	struct subject tags;
+	enum ms_kind kind;
+	long version;		/* patches and covers: their version */
+	long patch_of;		/* replies: the patch or cover they answer */
+	unsigned missing_id:1;
+	unsigned bad:1;		/* could not be read; skipped */
+};
+
+struct ms_patch {
+	long msg;		/* -1: this patch is missing */
+	/* filled by mailset_load() */
+	struct strbuf body;
+	struct patchmail pm;
+	git_oid patch_id;
+	unsigned has_patch_id:1;
+	long *replies;
+	size_t nr_replies, alloc_replies;
+	struct trailer_list reply_trailers;	/* given in replies */
+};
+
+struct ms_version {
+	int number, total;
+	long cover;
+	struct ms_patch *patches;	/* total entries, patch i at [i-1] */
+	char *title;
+	char *from_addr;
+	long long date;
+	char *change_id;
+	long series;
+	long superseded_by;	/* a resend of the same version won */
+	int rfc;
+	char *key;		/* grouping key (owned) */
+	struct ms_patch cover_part;	/* the cover's body and replies */
+	size_t nr_replies;	/* replies to its cover and patches */
+	unsigned loaded:1;
+};
+
+struct ms_series {
+	long *versions;		/* by number; superseded resends left out */
+	size_t nr, alloc;
+	char *title;
+};
+
+struct mailset {
+	struct mail_source *src;	/* borrowed */
+	struct ms_msg *msgs;
+	size_t nr_msgs, alloc_msgs;
+	struct strmap by_id;
+	struct ms_version *versions;
+	size_t nr_versions, alloc_versions;
+	struct ms_series *series;
+	size_t nr_series, alloc_series;
+	struct strbuf notes;	/* one line each: resends, gaps, bad mail */
+	size_t nr_bad;
+};
+
+/*
+ * Opens a mail source the way commands do: lore: from respin.lore-url
+ * (default https://lore.kernel.org/all), cached under respin's cache
+ * directory; notmuch: from respin.notmuch-path (default: the user's
+ * database).  repo may be NULL (config from ~/.gitconfig only).
+ */
+int mailset_source_open(git_repository *repo, const char *spec,
+			int refresh, struct mail_source **out);
+
+void mailset_init(struct mailset *ms, struct mail_source *src);
+void mailset_release(struct mailset *ms);
+
+int mailset_scan(struct mailset *ms);
+
+enum mailset_group_flags {
+	/* parse every patch and link versions by patch-ids too */
+	MAILSET_PATCH_IDS = 1 << 0,
+};
+int mailset_group(struct mailset *ms, unsigned flags);
+/* The message with this Message-ID (with or without <>), or -1. */
+long mailset_find(const struct mailset *ms, const char *msgid);
+/* The series a message belongs to (patch, cover or reply), or -1. */
+long mailset_series_of(const struct mailset *ms, long msg);
+/* Parses version v in full; idempotent. */
+int mailset_load(struct mailset *ms, long v);
+
+/* The raw text of a message, appended to out. */
+int mailset_raw(struct mailset *ms, long msg, struct strbuf *out);
+
+#endif

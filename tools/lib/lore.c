@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "lore.h"
+#include "error.h"
+#include "http.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* What public-inbox leaves alone in a Message-ID inside a URL path. */
+static int mid_char_ok(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return 1;
+	return c && strchr("-._~!$&'()*+,;=:@", c) != NULL;
+}
+
+/* The Message-ID without blanks and angle brackets: [*b, *e). */
+static void mid_bounds(const char *msgid, const char **b, const char **e)
+{
+	const char *p = msgid, *end;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '<')
+		p++;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
+			   end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	if (end > p && end[-1] == '>')
+		end--;
+	*b = p;
+	*e = end;
+}
+
+int lore_msgid_escape(struct strbuf *out, const char *msgid)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *p, *end;
+
+	mid_bounds(msgid, &p, &end);
+	if (end == p)
+		return error_code(RESPIN_EUSAGE, "empty Message-ID '%s'",
+				  msgid);
+	for (; p < end; p++) {
+		unsigned char c = *p;
+
+		if (mid_char_ok(c)) {
+			strbuf_addch(out, c);
+		} else {
+			strbuf_addch(out, '%');
+			strbuf_addch(out, hex[c >> 4]);
+			strbuf_addch(out, hex[c & 15]);
+		}
+	}
+	return 0;
+}
+
+int lore_cache_dir(struct strbuf *out)
+{
+	const char *v;
+
+	if ((v = getenv("RESPIN_CACHE")) && *v) {
+		strbuf_addstr(out, v);
+		return 0;
+	}
+	if ((v = getenv("XDG_CACHE_HOME")) && *v) {
+		strbuf_addf(out, "%s/respin", v);
+		return 0;
+	}
+	if ((v = getenv("HOME")) && *v) {
+		strbuf_addf(out, "%s/.cache/respin", v);
+		return 0;
+	}
+	return error("no cache directory: set RESPIN_CACHE or HOME");
+}
+
+static int build_url(struct strbuf *url, const char *base, const char *msgid,
+		     const char *what)
+{
+	size_t len = strlen(base);
+	int ret;
+
+	while (len && base[len - 1] == '/')
+		len--;
+	if (!len)
+		return error_code(RESPIN_EUSAGE, "empty public-inbox URL");
+	strbuf_add(url, base, len);
+	strbuf_addch(url, '/');
+	ret = lore_msgid_escape(url, msgid);
+	if (ret)
+		return ret;
+	strbuf_addf(url, "/%s", what);
+	return 0;
+}
+
+/* Creates dir and its parents; 0 or error_errno(). */
+static int mkdir_p(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	const char *p = dir;
+	int ret = 0;
+
+	do {
+		p = strchr(p + 1, '/');
+		strbuf_reset(&path);
+		strbuf_add(&path, dir, p ? (size_t)(p - dir) : strlen(dir));
+		if (mkdir(path.buf, 0777) < 0 && errno != EEXIST) {
+			ret = error_errno("cannot create '%s'", path.buf);
+			break;
+		}
+	} while (p);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* CACHE_DIR/lore/<git blob id of url>.mbox */
+static int cache_path(struct strbuf *path, const char *cache_dir,
+		      const char *url)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+	int ret;
+
+	git_libgit2_init();
+	ret = git_odb_hash(&oid, url, strlen(url), GIT_OBJECT_BLOB);
+	git_libgit2_shutdown();
+	if (ret < 0)
+		return error("cannot hash '%s' for the cache", url);
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	strbuf_addf(path, "%s/lore/%s.mbox", cache_dir, hex);
+	return 0;
+}
+
+/*
+ * Writes data to path through a temporary file in the same directory,
+ * so that a reader sees the old file or the whole new one.
+ */
+static int cache_write(const char *path, const struct strbuf *data)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	size_t off = 0;
+	int fd, ret = 0;
+
+	strbuf_add(&tmp, path, slash - path);
+	ret = mkdir_p(tmp.buf);
+	if (ret)
+		goto out;
+	strbuf_addstr(&tmp, "/.tmp-XXXXXX");
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		ret = error_errno("cannot create a file in '%.*s'",
+				  (int)(slash - path), path);
+		goto out;
+	}
+	while (off < data->len) {
+		ssize_t n = write(fd, data->buf + off, data->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = error_errno("cannot write '%s'", tmp.buf);
+			break;
+		}
+		off += n;
+	}
+	if (close(fd) < 0 && !ret)
+		ret = error_errno("cannot write '%s'", tmp.buf);
+	if (!ret && rename(tmp.buf, path) < 0)
+		ret = error_errno("cannot rename '%s' to '%s'", tmp.buf, path);
+	if (ret)
+		unlink(tmp.buf);
+out:
+	strbuf_release(&tmp);
+	return ret;
+}
+
+/*
+ * Inflates a gzip stream (one or more members, as gzip(1) writes them)
+ * and appends the result to out.  Data that is not gzip at all (a proxy
+ * that already decoded it) is appended as it is.
+ */
+static int gunzip(const char *what, const struct strbuf *in,
+		  struct strbuf *out)
+{
+	const size_t max = http_config_get()->max_size;
+	size_t start = out->len;
+	z_stream z;
+	int zret;
+
+	if (in->len < 2 || (unsigned char)in->buf[0] != 0x1f ||
+	    (unsigned char)in->buf[1] != 0x8b) {
+		strbuf_add(out, in->buf, in->len);
+		return 0;
+	}
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return error("cannot inflate %s: %s", what,
+			     z.msg ? z.msg : "zlib error");
+	z.next_in = (unsigned char *)in->buf;
+	z.avail_in = in->len;
+	for (;;) {
+		strbuf_grow(out, 65536);
+		z.next_out = (unsigned char *)out->buf + out->len;
+		z.avail_out = out->alloc - out->len - 1;
+		zret = inflate(&z, Z_NO_FLUSH);
+		strbuf_setlen(out, (char *)z.next_out - out->buf);
+		if (out->len - start > max) {
+			inflateEnd(&z);
+			strbuf_setlen(out, start);
+			return error("cannot inflate %s: more than %zu bytes",
+				     what, max);
+		}
+		if (zret == Z_STREAM_END) {
+			if (!z.avail_in)
+				break;
+			/* another gzip member follows */
+			if (inflateReset(&z) != Z_OK)
+				zret = Z_DATA_ERROR;
+			else
+				continue;
+		}
+		if (zret == Z_BUF_ERROR && !z.avail_in)
+			zret = Z_DATA_ERROR;	/* ended early */
+		if (zret != Z_OK && zret != Z_BUF_ERROR) {
+			const char *msg = z.msg ? z.msg : "truncated data";
+
+			strbuf_setlen(out, start);
+			error("cannot inflate %s: %s", what, msg);
+			inflateEnd(&z);
+			return RESPIN_ERR;
+		}
+	}
+	inflateEnd(&z);
+	return 0;
+}
+
+static int fetch(const char *base_url, const char *msgid,
+		 const char *cache_dir, unsigned flags, struct strbuf *out,
+		 const char *what, const char *noun)
+{
+	struct strbuf url = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, mbox = STRBUF_INIT;
+	int ret;
+
+	ret = build_url(&url, base_url, msgid, what);
+	if (ret)
+		goto out;
+	if (cache_dir) {
+		ret = cache_path(&path, cache_dir, url.buf);
+		if (ret)
+			goto out;
+		if (!(flags & LORE_REFRESH) &&
+		    !strbuf_read_file(&mbox, path.buf) && mbox.len) {
+			strbuf_add(out, mbox.buf, mbox.len);
+			goto out;
+		}
+		strbuf_reset(&mbox);
+	}
+
+	ret = http_get(url.buf, &body, NULL);
+	if (ret == RESPIN_ENOTFOUND) {
+		const char *b, *e;
+
+		mid_bounds(msgid, &b, &e);
+		ret = error_code(RESPIN_ENOTFOUND, "no %s <%.*s> at %s", noun,
+				 (int)(e - b), b, url.buf);
+		goto out;
+	}
+	if (ret)
+		goto out;
+	ret = gunzip(url.buf, &body, &mbox);
+	if (ret)
+		goto out;
+	if (!mbox.len) {
+		ret = error("empty answer from %s", url.buf);
+		goto out;
+	}
+	/* A cache we cannot write costs time, not the answer. */
+	if (cache_dir && cache_write(path.buf, &mbox) < 0) {
+		warning("%s", error_last());
+		error_clear();
+	}
+	strbuf_add(out, mbox.buf, mbox.len);
+out:
+	strbuf_release(&url);
+	strbuf_release(&path);
+	strbuf_release(&body);
+	strbuf_release(&mbox);
+	return ret;
+}
+
+int lore_thread_fetch(const char *base_url, const char *msgid,
+		      const char *cache_dir, unsigned flags,
+		      struct strbuf *mbox_out)
+{
+	return fetch(base_url, msgid, cache_dir, flags, mbox_out,
+		     "t.mbox.gz", "thread");
+}
+
+int lore_raw_fetch(const char *base_url, const char *msgid,
+		   const char *cache_dir, unsigned flags, struct strbuf *out)
+{
+	return fetch(base_url, msgid, cache_dir, flags, out, "raw",
+		     "message");
+}

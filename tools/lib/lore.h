@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_LORE_H
+#define RESPIN_LORE_H
+
+struct strbuf;
+
+/*
+ * Mail from a public-inbox server such as lore.kernel.org, over HTTP(S)
+ * (see http.h for timeouts and retries).
+ *
+ * base_url is an inbox URL such as "https://lore.kernel.org/all" (the
+ * caller's default, from git config respin.lore-url); a trailing "/" is
+ * ignored.  msgid is a Message-ID with or without its angle brackets;
+ * it is percent-encoded the way public-inbox expects ("/" becomes %2F).
+ *
+ * cache_dir, when not NULL, is respin's cache directory (see
+ * lore_cache_dir()): answers are kept in CACHE_DIR/lore/<blob id of the
+ * URL>.mbox and later calls read them from there without asking the
+ * server, unless flags has LORE_REFRESH.
+ *
+ * Both return 0 and append to out, RESPIN_ENOTFOUND when the server
+ * has no such message ("no thread <msgid> at URL"), RESPIN_EUSAGE for
+ * an unusable Message-ID, or RESPIN_ERR (the message names the URL).
+ */
+#define LORE_REFRESH	(1u << 0)	/* ignore (and rewrite) the cache */
+
+/* GET BASE/MSGID/t.mbox.gz: the whole thread as an mboxrd, inflated. */
+int lore_thread_fetch(const char *base_url, const char *msgid,
+		      const char *cache_dir, unsigned flags,
+		      struct strbuf *mbox_out);
+
+/* GET BASE/MSGID/raw: the one message (public-inbox adds a From line). */
+int lore_raw_fetch(const char *base_url, const char *msgid,
+		   const char *cache_dir, unsigned flags,
+		   struct strbuf *out);
+
+/*
+ * Appends msgid (angle brackets and surrounding blanks dropped) to out
+ * percent-encoded for a public-inbox URL.  Returns RESPIN_EUSAGE for an
+ * empty Message-ID.
+ */
+int lore_msgid_escape(struct strbuf *out, const char *msgid);
+
+/*
+ * Appends respin's cache directory to out: $RESPIN_CACHE, else
+ * $XDG_CACHE_HOME/respin, else $HOME/.cache/respin.  Returns
+ * RESPIN_ERR when none of them is set.
+ */
+int lore_cache_dir(struct strbuf *out);
+
+#endif
