@@ -220,9 +220,15 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 		for (k = 0; k < v->total && !r; k++)
 			r = mail_patch_from_mailset(&ms, vi, k, &mps[k]);
 		if (r < 0) {
-			r = error("%s; nothing recorded", error_last());
-			error_hint("find the missing mail (lore, your archive) "
-				   "and import from a source that has it");
+			char *why = xstrdup(error_last());
+			int missing = v->patches[k - 1].msg < 0;
+
+			r = error("%s; nothing recorded", why);
+			free(why);
+			if (missing)
+				error_hint("find the missing mail (lore, your "
+					   "archive) and import from a source "
+					   "that has it");
 		}
 		if (head < 0 && v->patches[0].msg >= 0)
 			head = v->patches[0].msg;

@@ -1,0 +1,122 @@
+#!/bin/sh
+# Bad mail: clear messages that name the message, never a crash, and
+# nothing recorded half.
+. "$(dirname "$0")/lib.sh"
+
+# mk_patch IDX TOTAL MSGID [BODY-ENCODING]: a small patch mail.
+mk_patch() {
+	cat <<EOM
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: A U Thor <author@example.org>
+Subject: [PATCH v2 $1/$2] mm: change $1
+Date: Tue, 14 Nov 2023 22:13:2$1 +0000
+Message-Id: <$3>
+In-Reply-To: <cover@example.org>
+References: <cover@example.org>
+
+Change number $1.
+
+Signed-off-by: A U Thor <author@example.org>
+---
+ mm/f$1.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/mm/f$1.c b/mm/f$1.c
+new file mode 100644
+index 0000000..5626abf
+--- /dev/null
++++ b/mm/f$1.c
+@@ -0,0 +1 @@
++one
+
+EOM
+}
+
+mk_cover() {
+	cat <<EOM
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: A U Thor <author@example.org>
+Subject: [PATCH v2 0/3] mm: three changes
+Date: Tue, 14 Nov 2023 22:13:20 +0000
+Message-Id: <cover@example.org>
+
+The cover.
+
+EOM
+}
+
+git init -q repo && cd repo && git commit -q --allow-empty -m init && git branch mm-unstable
+refs_snapshot "$TRASH/refs0"
+nothing_recorded() { refs_snapshot "$TRASH/refs1" && check_same "$TRASH/refs0" "$TRASH/refs1"; }
+
+test_expect_success 'a complete series imports (the control case)' '
+	{ mk_cover; mk_patch 1 3 p1@example.org; mk_patch 2 3 p2@example.org; mk_patch 3 3 p3@example.org; } >ok.mbox &&
+	respin thread ok.mbox >out && grep_q "3/3 patches + cover" out &&
+	respin import ctl ok.mbox --base mm-unstable >out && grep_q "^ctl v2: 3 patches" out &&
+	git update-ref -d refs/respin/series/ctl
+'
+
+test_expect_code 128 'patches 1/3 and 3/3 only: the gap is named, nothing recorded' '
+	{ mk_cover; mk_patch 1 3 p1@example.org; mk_patch 3 3 p3@example.org; } >gap.mbox &&
+	respin thread gap.mbox >out 2>err && cat out err &&
+	grep -q "note: v2 of \"mm: three changes\" is missing patch 2/3" err &&
+	respin import g gap.mbox --base mm-unstable 2>err; rc=$?; cat err;
+	grep -q "missing patch 2/3; nothing recorded" err || rc=1;
+	nothing_recorded || rc=1; exit $rc
+'
+
+test_expect_code 128 'broken base64 in a patch: named by its Message-ID' '
+	{ mk_cover; mk_patch 1 1 b1@example.org | sed -n "1,/^\$/p" | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=utf-8\nContent-Transfer-Encoding: base64/";
+	  printf "VGhpcyBpcyBub3Qg!!!!bm90IGJhc2U2NA=====\n%%%%%%\n\n"; } >b64.mbox &&
+	respin import b b64.mbox b1@example.org --base mm-unstable 2>err; rc=$?; cat err;
+	grep -q "b1@example.org" err || rc=1; nothing_recorded || rc=1; exit $rc
+'
+
+test_expect_success 'an unknown charset is read with a warning, not a crash' '
+	mk_patch 1 1 cs@example.org | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: 8bit/" >cs.mbox &&
+	respin thread cs.mbox cs@example.org >out 2>err; rc=$?; cat out err;
+	test $rc = 0 && grep_q "1/1 mm: change 1" out
+'
+
+test_expect_success 'a message with no body and a 1 MB header line' '
+	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x@example.org\nSubject: nobody\nMessage-Id: <nobody@example.org>\n";
+	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: y@example.org\nX-Long: ";
+	  head -c 1048576 /dev/zero | tr "\\0" a; printf "\nSubject: [PATCH] long\nMessage-Id: <long@example.org>\n\nbody\n"; } >odd.mbox &&
+	respin thread odd.mbox >out 2>err; rc=$?; cat out err; test $rc = 0 &&
+	grep_q "^1 series in 2 messages$" out
+'
+
+test_expect_code 128 'a patch mail without a diff: import names it' '
+	mk_patch 1 1 nd@example.org | sed "/^---\$/,\$d" >nodiff.mbox &&
+	respin import n nodiff.mbox --base mm-unstable 2>err; rc=$?; cat err;
+	grep -q "<nd@example.org>" err || rc=1; grep -q "has no diff" err || rc=1;
+	nothing_recorded || rc=1; exit $rc
+'
+
+test_expect_success 'a truncated mbox: what is there is read, the cut is noted' '
+	{ mk_cover; mk_patch 1 2 t1@example.org; mk_patch 2 2 t2@example.org | head -c 300; } >trunc.mbox &&
+	respin thread trunc.mbox >out 2>err; rc=$?; cat out err; test $rc = 0
+'
+
+test_expect_code 128 'a truncated patch: import refuses and names it' '
+	respin import t trunc.mbox cover@example.org --base mm-unstable 2>err; rc=$?; cat err;
+	grep -q "t2@example.org" err || rc=1; nothing_recorded || rc=1; exit $rc
+'
+
+test_expect_code 128 'a file that is not an mbox' '
+	echo "just text" >notmbox.txt &&
+	respin thread notmbox.txt 2>err; rc=$?; cat err;
+	grep -q "not an mbox" err || rc=1; exit $rc
+'
+
+test_expect_code 128 'a file that does not exist' '
+	respin thread no-such.mbox 2>err; rc=$?; cat err;
+	grep -q "no-such.mbox" err || rc=1; exit $rc
+'
+
+test_expect_code 128 'a Message-ID that is not there' '
+	respin thread ok.mbox nosuch@example.org 2>err; rc=$?; cat err;
+	grep -q "no message <nosuch@example.org> in mbox ok.mbox" err || rc=1; exit $rc
+'
+
+test_done
