@@ -168,12 +168,12 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 		goto out;
 	ms.src = src;
 	r = mailset_scan(&ms);
-	if (!r)
-		r = mailset_group(&ms, 0);
-	if (r < 0)
-		goto out;
 	if (!want && !strncmp(spec, "lore:", 5))
 		want = spec + 5;
+	if (!r)
+		r = mailset_group(&ms, 0, want);
+	if (r < 0)
+		goto out;
 	if (want) {
 		long m = mailset_find(&ms, want);
 

@@ -295,7 +295,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 	if (r < 0)
 		goto fail;
 	r = mailset_group(&ms, ms.nr_msgs <= 2000 && !want ?
-			  MAILSET_PATCH_IDS : 0);
+			  MAILSET_PATCH_IDS : 0, want);
 	if (r < 0)
 		goto fail;
 	if (want) {

@@ -541,7 +541,8 @@ static char *norm_title(const char *t)
 	return strbuf_detach(&sb, NULL);
 }
 
-static void link_versions(struct mailset *ms, long *parent)
+static void link_versions(struct mailset *ms, long *parent,
+			  const char *focus_addr)
 {
 	struct strmap by_key = STRMAP_INIT;
 	char **keys = xcalloc(ms->nr_versions * 2 + 1, sizeof(*keys));
@@ -561,7 +562,9 @@ static void link_versions(struct mailset *ms, long *parent)
 		free(v->title);
 		v->title = xstrdup(h->tags.title ? h->tags.title : "");
 		strbuf_reset(&raw);
-		if (!mailset_raw(ms, head, &raw)) {
+		if (focus_addr && strcmp(focus_addr, v->from_addr)) {
+			/* not the author asked about: subject links only */
+		} else if (!mailset_raw(ms, head, &raw)) {
 			v->change_id = find_change_id(raw.buf, raw.len);
 			link_urls(ms, parent, (long)i, raw.buf, raw.len);
 		} else {
@@ -772,18 +775,27 @@ static void make_series(struct mailset *ms, long *parent)
 	free(series_of_root);
 }
 
-int mailset_group(struct mailset *ms, unsigned flags)
+int mailset_group(struct mailset *ms, unsigned flags, const char *focus)
 {
+	const char *focus_addr = NULL;
 	long *parent;
 	size_t i;
 
 	classify(ms);
 	make_versions(ms);
 	attach_replies(ms);
+	if (focus) {
+		long m = mailset_find(ms, focus);
+
+		if (m >= 0 && ms->msgs[m].kind == MS_REPLY)
+			m = ms->msgs[m].patch_of;
+		if (m >= 0)
+			focus_addr = ms->msgs[m].from_addr;
+	}
 	parent = xmalloc((ms->nr_versions + 1) * sizeof(*parent));
 	for (i = 0; i < ms->nr_versions; i++)
 		parent[i] = (long)i;
-	link_versions(ms, parent);
+	link_versions(ms, parent, focus_addr);
 	if (flags & MAILSET_PATCH_IDS)
 		link_patch_ids(ms, parent);
 	make_series(ms, parent);

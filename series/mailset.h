@@ -108,7 +108,13 @@ enum mailset_group_flags {
 	/* parse every patch and link versions by patch-ids too */
 	MAILSET_PATCH_IDS = 1 << 0,
 };
-int mailset_group(struct mailset *ms, unsigned flags);
+/*
+ * focus, when not NULL, is the Message-ID the caller cares about: only
+ * versions by that message's author are read for change-ids and links
+ * (other authors' versions are still grouped, by subject only), which
+ * keeps a lookup in a year of mail fast.
+ */
+int mailset_group(struct mailset *ms, unsigned flags, const char *focus);
 /* The message with this Message-ID (with or without <>), or -1. */
 long mailset_find(const struct mailset *ms, const char *msgid);
 /* The series a message belongs to (patch, cover or reply), or -1. */

@@ -48,6 +48,10 @@ static const struct command commands[] = {
 	  "what is in a thread or mailbox: series, versions, trailers" },
 	{ "import", cmd_import, NEED_REPO,
 	  "record a version from mail (mbox, maildir, lore, notmuch)" },
+	{ "check", cmd_check, NEED_REPO,
+	  "build, checkpatch, test and bench each patch; results reused" },
+	{ "results", cmd_results, NEED_REPO,
+	  "the stored results of a version: a patch a row, a check a column" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
 };

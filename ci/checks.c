@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ci/checks.h"
+#include "tools/lib/error.h"
+#include "tools/lib/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const kind_names[] = {
+	"build", "lint", "ktap", "bench", "command",
+};
+
+const char *check_kind_name(enum check_kind k)
+{
+	return kind_names[k];
+}
+
+static struct check *check_add(struct check_list *l, const char *name)
+{
+	struct check *c;
+
+	ALLOC_GROW(l->items, l->nr, l->alloc);
+	c = &l->items[l->nr++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->higher = 1;
+	c->min_runs = 5;
+	c->max_runs = 30;
+	return c;
+}
+
+struct check *checks_find(struct check_list *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->items[i].name && !strcmp(l->items[i].name, name))
+			return &l->items[i];
+	return NULL;
+}
+
+static void check_free_fields(struct check *c)
+{
+	free(c->name);
+	free(c->command);
+	free(c->metric);
+	free(c->pattern);
+}
+
+void checks_release(struct check_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		check_free_fields(&l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static void set_str(char **field, const char *v)
+{
+	free(*field);
+	*field = xstrdup(v);
+}
+
+struct load_state {
+	struct check_list *l;
+	int err;
+	char **disabled;
+	size_t nr_disabled, alloc_disabled;
+};
+
+static int config_entry(const git_config_entry *e, void *data)
+{
+	struct load_state *st = data;
+	const char *name = e->name + strlen("respin.check.");
+	const char *dot = strrchr(name, '.');
+	struct strbuf cname = STRBUF_INIT;
+	struct check *c;
+	const char *key, *v = e->value ? e->value : "";
+
+	if (!dot || dot == name)
+		return 0;
+	strbuf_add(&cname, name, (size_t)(dot - name));
+	key = dot + 1;
+	c = checks_find(st->l, cname.buf);
+	if (!c)
+		c = check_add(st->l, cname.buf);
+	if (!strcasecmp(key, "kind")) {
+		size_t k;
+
+		for (k = 0; k < sizeof(kind_names) / sizeof(*kind_names); k++)
+			if (!strcmp(v, kind_names[k]))
+				break;
+		if (k == sizeof(kind_names) / sizeof(*kind_names)) {
+			st->err = error("%s: unknown kind '%s' (build, lint, "
+					"ktap, bench or command)", e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		c->kind = (enum check_kind)k;
+		c->builtin = 0;
+	} else if (!strcasecmp(key, "command")) {
+		set_str(&c->command, v);
+		c->builtin = 0;
+	} else if (!strcasecmp(key, "timeout")) {
+		char *end;
+
+		c->timeout = strtod(v, &end);
+		if (end == v || *end || c->timeout < 0) {
+			st->err = error("%s: '%s' is not a number of seconds",
+					e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+	} else if (!strcasecmp(key, "metric")) {
+		set_str(&c->metric, v);
+	} else if (!strcasecmp(key, "pattern")) {
+		set_str(&c->pattern, v);
+	} else if (!strcasecmp(key, "higher")) {
+		c->higher = !strcasecmp(v, "true") || !strcmp(v, "1") ||
+			    !strcasecmp(v, "yes") || !strcasecmp(v, "on");
+	} else if (!strcasecmp(key, "runs")) {
+		int a, b;
+
+		if (sscanf(v, "%d..%d", &a, &b) == 2 && a >= 1 && b >= a) {
+			c->min_runs = a;
+			c->max_runs = b;
+		} else if (sscanf(v, "%d", &a) == 1 && a >= 1) {
+			c->min_runs = c->max_runs = a;
+		} else {
+			st->err = error("%s: '%s' is not MIN..MAX runs",
+					e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+	} else if (!strcasecmp(key, "enabled")) {
+		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
+		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
+			ALLOC_GROW(st->disabled, st->nr_disabled,
+				   st->alloc_disabled);
+			st->disabled[st->nr_disabled++] = xstrdup(cname.buf);
+		}
+	}
+	strbuf_release(&cname);
+	return 0;
+}
+
+static void hash_check(struct check *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_oid oid;
+
+	strbuf_addf(&sb, "kind %s\ncommand %s\nmetric %s\npattern %s\n",
+		    kind_names[c->kind], c->command ? c->command : "",
+		    c->metric ? c->metric : "", c->pattern ? c->pattern : "");
+	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
+	git_oid_tostr(c->hash, sizeof(c->hash), &oid);
+	strbuf_release(&sb);
+}
+
+int checks_load(git_repository *repo, struct check_list *out)
+{
+	struct load_state st = { out, 0, NULL, 0, 0 };
+	git_config *cfg = NULL;
+	struct check *c;
+	size_t i;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	c = check_add(out, "checkpatch");
+	c->kind = CHECK_LINT;
+	c->builtin = 1;
+	c->timeout = 300;
+	c = check_add(out, "build");
+	c->kind = CHECK_BUILD;
+	c->builtin = 1;
+	c->timeout = 3600;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return error_git("cannot read git config");
+	if (git_config_foreach_match(cfg, "^respin\\.check\\..*\\..*$",
+				     config_entry, &st) < 0 || st.err) {
+		r = st.err ? st.err : error_git("cannot read git config");
+		goto out;
+	}
+	for (i = 0; i < st.nr_disabled; i++) {
+		struct check *d = checks_find(out, st.disabled[i]);
+
+		if (d) {
+			size_t k = (size_t)(d - out->items);
+
+			check_free_fields(d);
+			memmove(d, d + 1, (out->nr - k - 1) * sizeof(*d));
+			out->nr--;
+		}
+	}
+	for (i = 0; i < out->nr; i++) {
+		c = &out->items[i];
+		if (!c->command && !c->builtin) {
+			r = error("check '%s' has no command: set "
+				  "respin.check.%s.command", c->name, c->name);
+			goto out;
+		}
+		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern) {
+			r = error("bench '%s' needs respin.check.%s.metric "
+				  "(a line 'respin-metric: NAME VALUE') or "
+				  ".pattern", c->name, c->name);
+			goto out;
+		}
+		if (!c->timeout)
+			c->timeout = c->kind == CHECK_BUILD ? 3600 : 600;
+		hash_check(c);
+	}
+out:
+	for (i = 0; i < st.nr_disabled; i++)
+		free(st.disabled[i]);
+	free(st.disabled);
+	git_config_free(cfg);
+	if (r < 0)
+		checks_release(out);
+	return r;
+}
+
+/* Calls fn for each name in "a,b,c". */
+static int each_name(const char *list, int (*fn)(const char *, void *),
+		     void *data)
+{
+	struct strbuf name = STRBUF_INIT;
+	const char *p = list;
+	int r = 0;
+
+	while (*p && !r) {
+		size_t n = strcspn(p, ",");
+
+		strbuf_reset(&name);
+		strbuf_add(&name, p, n);
+		if (name.len)
+			r = fn(name.buf, data);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	strbuf_release(&name);
+	return r;
+}
+
+static int name_known(const char *name, void *data)
+{
+	struct check_list *l = data;
+	struct strbuf have = STRBUF_INIT;
+	size_t i;
+
+	if (checks_find(l, name))
+		return 0;
+	for (i = 0; i < l->nr; i++)
+		strbuf_addf(&have, "%s%s", i ? ", " : "", l->items[i].name);
+	error_code(RESPIN_EUSAGE, "no check named '%s' (there are: %s)", name,
+		   have.buf);
+	strbuf_release(&have);
+	return RESPIN_EUSAGE;
+}
+
+struct filter_state {
+	struct check_list *from, kept;
+};
+
+static int move_check(const char *name, void *data)
+{
+	struct filter_state *st = data;
+	struct check *c = checks_find(st->from, name);
+
+	if (!c)		/* named twice: moved already */
+		return 0;
+	ALLOC_GROW(st->kept.items, st->kept.nr, st->kept.alloc);
+	st->kept.items[st->kept.nr++] = *c;
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+int checks_filter(struct check_list *l, const char *only)
+{
+	struct filter_state st = { l, { 0 } };
+	int r = each_name(only, name_known, l);
+
+	if (r < 0)
+		return r;
+	each_name(only, move_check, &st);
+	checks_release(l);
+	*l = st.kept;
+	return 0;
+}

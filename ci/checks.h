@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_CHECKS_H
+#define RESPIN_CI_CHECKS_H
+
+#include <git2.h>
+
+/*
+ * The checks respin runs on each patch, from git config:
+ *
+ *	[respin "check.NAME"]
+ *		kind = build | lint | ktap | bench | command
+ *		command = ...		(run with sh -c in the tree)
+ *		timeout = SECONDS
+ *		metric = NAME		(bench: "respin-metric: NAME VALUE")
+ *		pattern = REGEX		(bench: first group is the value)
+ *		higher = true|false	(bench: is a higher value better?)
+ *		runs = MIN..MAX		(bench: adaptive repetitions)
+ *		enabled = false		(switch a built-in off)
+ *
+ * Two are built in and work in any kernel tree: "checkpatch" (lint)
+ * and "build".  A check's definition hash covers what decides its
+ * result (kind, command, metric, pattern), so results are found again
+ * by (definition, tree) or (definition, patch text).
+ */
+enum check_kind {
+	CHECK_BUILD,
+	CHECK_LINT,
+	CHECK_KTAP,
+	CHECK_BENCH,
+	CHECK_COMMAND,
+};
+
+struct check {
+	char *name;
+	enum check_kind kind;
+	char *command;
+	double timeout;
+	char *metric;
+	char *pattern;
+	int higher;		/* bench: 1 higher is better, 0 lower */
+	int min_runs, max_runs;
+	int builtin;
+	char hash[41];		/* definition hash */
+};
+
+struct check_list {
+	struct check *items;
+	size_t nr, alloc;
+};
+
+const char *check_kind_name(enum check_kind k);
+/* Reads the built-ins and git config; errors name the bad key. */
+int checks_load(git_repository *repo, struct check_list *out);
+void checks_release(struct check_list *l);
+struct check *checks_find(struct check_list *l, const char *name);
+/* Keeps only the named checks ("a,b"); errors name an unknown one. */
+int checks_filter(struct check_list *l, const char *only);
+
+#endif

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin check NAME[@vN] [--only C1,C2] [--patch i] [--base-too] [--list]
+ *
+ * Runs each configured check on each patch of a version (and on the
+ * base for builds and benches), reusing every stored result.
+ */
+#include "ci/engine.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const usage[] = {
+	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too]",
+	"respin check --list [--json]",
+	NULL
+};
+
+static int list_checks(struct check_list *l, int json)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	if (json) {
+		struct json j;
+
+		json_init(&j, &out, 1);
+		json_array_begin(&j);
+		for (i = 0; i < l->nr; i++) {
+			const struct check *c = &l->items[i];
+
+			json_object_begin(&j);
+			json_string_member(&j, "name", c->name);
+			json_string_member(&j, "kind", check_kind_name(c->kind));
+			json_string_member(&j, "command", c->command);
+			json_key(&j, "timeout");
+			json_double(&j, c->timeout);
+			json_bool_member(&j, "builtin", c->builtin);
+			if (c->kind == CHECK_BENCH) {
+				json_string_member(&j, "metric", c->metric);
+				json_string_member(&j, "pattern", c->pattern);
+				json_bool_member(&j, "higher", c->higher);
+				json_int_member(&j, "min_runs", c->min_runs);
+				json_int_member(&j, "max_runs", c->max_runs);
+			}
+			json_string_member(&j, "definition", c->hash);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		strbuf_addch(&out, '\n');
+	} else {
+		for (i = 0; i < l->nr; i++) {
+			const struct check *c = &l->items[i];
+
+			strbuf_addf(&out, "%-16s %-8s %s%s\n", c->name,
+				    check_kind_name(c->kind),
+				    c->command ? c->command :
+				    c->kind == CHECK_LINT ?
+				    "scripts/checkpatch.pl --terse --show-types "
+				    "--showfile - (each patch's mail)" :
+				    "make O=$RESPIN_BUILD -j$(nproc) (the "
+				    "current .config, else tinyconfig)",
+				    c->builtin ? "  [built in]" : "");
+		}
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	return 0;
+}
+
+int cmd_check(int argc, const char **argv, struct command_context *ctx)
+{
+	const char *only = NULL;
+	int patch = -1, base_too = 0, list = 0, json = 0, exit_code, n, r;
+	struct option opts[] = {
+		OPT_STRING(0, "only", &only, "c1,c2", "run only these checks"),
+		OPT_INT(0, "patch", &patch, "i", "only patch i (0: the base)"),
+		OPT_BOOL(0, "base-too", &base_too,
+			 "run tests on the base as well"),
+		OPT_BOOL(0, "list", &list, "list the configured checks"),
+		OPT_BOOL(0, "json", &json, "with --list: JSON"),
+		OPT_END()
+	};
+	struct check_list checks = { 0 };
+	struct results *rs = NULL;
+	struct series s;
+	struct series_version *v;
+	struct engine e;
+	int engine_ready = 0;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	series_init(&s, "");
+	r = checks_load(ctx->repo, &checks);
+	if (r < 0)
+		goto fail;
+	if (only) {
+		r = checks_filter(&checks, only);
+		if (r < 0)
+			goto fail;
+	}
+	if (list) {
+		r = list_checks(&checks, json);
+		goto out;
+	}
+	if (n != 1) {
+		r = command_usage_error(opts, usage, n ? "too many arguments" :
+					"which series? give NAME[@vN]");
+		goto out;
+	}
+	series_release(&s);
+	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	if (r < 0)
+		goto fail;
+	if (patch > (int)v->nr_patches || patch < -1) {
+		r = error_code(RESPIN_EUSAGE, "%s v%d has patches 1..%zu; "
+			       "--patch %d is not one", s.name, v->number,
+			       v->nr_patches, patch);
+		goto fail;
+	}
+	r = results_open(ctx->repo, &rs);
+	if (r < 0)
+		goto fail;
+	engine_init(&e, ctx->repo, &s, v, &checks, rs);
+	engine_ready = 1;
+	e.progress = ctx->stderr_is_tty;
+	e.only = patch;
+	e.base_too = base_too;
+	r = engine_run(&e);
+	fputs(e.report.buf, stderr);
+	if (r < 0)
+		goto fail;
+	printf("%zu run, %zu reused, %zu failed\n", e.ran, e.reused,
+	       e.failed + e.errors);
+	r = e.failed || e.errors ? RESPIN_FOUND : 0;
+	goto out;
+fail:
+	r = error_report(r);
+out:
+	if (engine_ready)
+		engine_release(&e);
+	results_close(rs);
+	checks_release(&checks);
+	series_release(&s);
+	return r;
+}

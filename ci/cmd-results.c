@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin results NAME[@vN] [--json] [--check C --patch i]
+ *
+ * The stored results of a version: one row a patch (and the base), one
+ * column a check.
+ */
+#include "ci/engine.h"
+#include "ci/warnings.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const usage[] = {
+	"respin results <name>[@v<n>] [--json]",
+	"respin results <name>[@v<n>] --check <c> --patch <i>",
+	NULL
+};
+
+struct cell {
+	int have;
+	struct result res;
+	struct warning_set warnings;	/* build: the set at this patch */
+	struct warning_set added;	/* build: new since the previous */
+	struct warning_set fixed;
+};
+
+static void cell_release(struct cell *c)
+{
+	if (c->have)
+		result_release(&c->res);
+	warning_set_release(&c->warnings);
+	warning_set_release(&c->added);
+	warning_set_release(&c->fixed);
+}
+
+static int load_cells(struct engine *e, struct cell *cells, size_t ncols)
+{
+	size_t i, k, n = e->v->nr_patches;
+
+	for (i = 0; i <= n; i++) {
+		for (k = 0; k < ncols; k++) {
+			const struct check *c = &e->checks->items[k];
+			struct cell *cell = &cells[i * ncols + k];
+			struct strbuf key = STRBUF_INIT;
+			int r;
+
+			if (i == 0 && c->kind == CHECK_LINT)
+				continue;
+			if (engine_key(e->repo, e->v, c, i, &key) < 0)
+				return -1;
+			r = results_get(e->rs, c->hash, key.buf, &cell->res);
+			strbuf_release(&key);
+			if (r == RESPIN_ENOTFOUND)
+				continue;
+			if (r < 0)
+				return r;
+			cell->have = 1;
+			if (c->kind == CHECK_BUILD)
+				warning_set_parse_lines(&cell->warnings,
+					cell->res.details ? cell->res.details : "");
+		}
+	}
+	/* new warnings: at i and not at i-1 */
+	for (k = 0; k < ncols; k++) {
+		if (e->checks->items[k].kind != CHECK_BUILD)
+			continue;
+		for (i = 1; i <= n; i++) {
+			struct cell *cur = &cells[i * ncols + k];
+			struct cell *prev = &cells[(i - 1) * ncols + k];
+			size_t w;
+
+			if (!cur->have || !prev->have)
+				continue;
+			for (w = 0; w < cur->warnings.nr; w++)
+				if (!warning_set_has(&prev->warnings,
+						     cur->warnings.items[w]))
+					warning_set_add(&cur->added,
+							cur->warnings.items[w]);
+			for (w = 0; w < prev->warnings.nr; w++)
+				if (!warning_set_has(&cur->warnings,
+						     prev->warnings.items[w]))
+					warning_set_add(&cur->fixed,
+							prev->warnings.items[w]);
+		}
+	}
+	return 0;
+}
+
+static void cell_text(struct strbuf *out, const struct check *c,
+		      const struct cell *cell, size_t i)
+{
+	if (!cell->have) {
+		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
+		return;
+	}
+	if (c->kind == CHECK_BUILD && !strcmp(cell->res.status, "PASS")) {
+		if (i == 0)
+			strbuf_addf(out, "ok, %zu warning%s", cell->warnings.nr,
+				    cell->warnings.nr == 1 ? "" : "s");
+		else if (cell->added.nr)
+			strbuf_addf(out, "ok +%zu warning%s", cell->added.nr,
+				    cell->added.nr == 1 ? "" : "s");
+		else
+			strbuf_addstr(out, "ok");
+		if (i && cell->fixed.nr)
+			strbuf_addf(out, " -%zu", cell->fixed.nr);
+		return;
+	}
+	strbuf_addstr(out, cell->res.summary ? cell->res.summary :
+		      cell->res.status);
+}
+
+static void table(struct engine *e, struct cell *cells, size_t ncols,
+		  struct strbuf *out)
+{
+	size_t i, k, n = e->v->nr_patches, *width;
+	struct strbuf cell = STRBUF_INIT;
+	int iw = n >= 10 ? 5 : 3;
+
+	width = xcalloc(ncols + 1, sizeof(*width));
+	for (k = 0; k < ncols; k++) {
+		width[k] = strlen(e->checks->items[k].name);
+		for (i = 0; i <= n; i++) {
+			strbuf_reset(&cell);
+			cell_text(&cell, &e->checks->items[k],
+				  &cells[i * ncols + k], i);
+			if (cell.len > width[k])
+				width[k] = cell.len;
+		}
+	}
+	strbuf_addf(out, "%-*s ", iw + 1, "");
+	for (k = 0; k < ncols; k++)
+		strbuf_addf(out, " %-*s", (int)width[k],
+			    e->checks->items[k].name);
+	strbuf_addstr(out, "\n");
+	for (i = 0; i <= n; i++) {
+		if (i)
+			strbuf_addf(out, "%*zu/%zu ", iw - 1 - (n >= 10), i, n);
+		else
+			strbuf_addf(out, "%-*s ", iw + 1, "base");
+		for (k = 0; k < ncols; k++) {
+			strbuf_reset(&cell);
+			cell_text(&cell, &e->checks->items[k],
+				  &cells[i * ncols + k], i);
+			strbuf_addf(out, " %-*s", (int)width[k], cell.buf);
+		}
+		strbuf_rtrim(out);
+		strbuf_addf(out, "  %s\n", i ? e->v->patches[i - 1].subject :
+			    "");
+		strbuf_rtrim(out);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&cell);
+	free(width);
+}
+
+static void json_set(struct json *j, const char *key,
+		     const struct warning_set *ws)
+{
+	size_t w;
+
+	json_key(j, key);
+	json_array_begin(j);
+	for (w = 0; w < ws->nr; w++)
+		json_string(j, ws->items[w]);
+	json_array_end(j);
+}
+
+static void json_table(struct engine *e, struct cell *cells, size_t ncols,
+		       struct strbuf *out)
+{
+	size_t i, k, n = e->v->nr_patches;
+	struct json j;
+
+	json_init(&j, out, 1);
+	json_object_begin(&j);
+	json_string_member(&j, "series", e->s->name);
+	json_int_member(&j, "version", e->v->number);
+	json_key(&j, "patches");
+	json_array_begin(&j);
+	for (i = 0; i <= n; i++) {
+		json_object_begin(&j);
+		json_int_member(&j, "index", (int64_t)i);
+		json_string_member(&j, "subject", i ?
+				   e->v->patches[i - 1].subject : NULL);
+		json_string_member(&j, "commit",
+				   oid_short(engine_commit(e->v, i), 40));
+		json_key(&j, "results");
+		json_object_begin(&j);
+		for (k = 0; k < ncols; k++) {
+			const struct check *c = &e->checks->items[k];
+			const struct cell *cell = &cells[i * ncols + k];
+
+			if (!cell->have)
+				continue;
+			json_key(&j, c->name);
+			json_object_begin(&j);
+			json_string_member(&j, "kind", check_kind_name(c->kind));
+			json_string_member(&j, "status", cell->res.status);
+			json_string_member(&j, "summary", cell->res.summary);
+			json_key(&j, "duration");
+			json_double(&j, cell->res.duration);
+			if (c->kind == CHECK_BUILD) {
+				json_set(&j, "warnings", &cell->warnings);
+				json_set(&j, "new_warnings", &cell->added);
+				json_set(&j, "fixed_warnings", &cell->fixed);
+			}
+			json_object_end(&j);
+		}
+		json_object_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	strbuf_addch(out, '\n');
+}
+
+static int detail(struct engine *e, struct cell *cells, size_t ncols,
+		  const char *check, int patch, struct strbuf *out)
+{
+	const struct check *c = checks_find(e->checks, check);
+	const struct cell *cell;
+	size_t k, w;
+	int r;
+
+	if (!c)
+		return error_code(RESPIN_EUSAGE, "no check named '%s'", check);
+	if (patch < 0 || (size_t)patch > e->v->nr_patches)
+		return error_code(RESPIN_EUSAGE, "%s v%d has no patch %d",
+				  e->s->name, e->v->number, patch);
+	k = (size_t)(c - e->checks->items);
+	cell = &cells[(size_t)patch * ncols + k];
+	if (!cell->have)
+		return error_code(RESPIN_ENOTFOUND, "no stored %s result for "
+				  "%s at %d/%zu: run 'respin check %s@v%d'",
+				  check, e->s->name, patch, e->v->nr_patches,
+				  e->s->name, e->v->number);
+	strbuf_addf(out, "check     %s (%s)\n", c->name,
+		    check_kind_name(c->kind));
+	strbuf_addf(out, "patch     %d/%zu %s\n", patch, e->v->nr_patches,
+		    patch ? e->v->patches[patch - 1].subject : "(base)");
+	strbuf_addf(out, "status    %s\n", cell->res.status);
+	strbuf_addf(out, "summary   %s\n", cell->res.summary);
+	strbuf_addf(out, "duration  %.1fs\n", cell->res.duration);
+	for (w = 0; w < cell->added.nr; w++)
+		strbuf_addf(out, "new       %s\n", cell->added.items[w]);
+	for (w = 0; w < cell->fixed.nr; w++)
+		strbuf_addf(out, "fixed     %s\n", cell->fixed.items[w]);
+	strbuf_addstr(out, "\n--- log ---\n");
+	r = results_log(e->rs, c->hash, cell->res.key, out);
+	return r;
+}
+
+int cmd_results(int argc, const char **argv, struct command_context *ctx)
+{
+	const char *check = NULL;
+	int patch = -1, json = 0, exit_code, n, r;
+	struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_STRING(0, "check", &check, "c", "details of one check"),
+		OPT_INT(0, "patch", &patch, "i", "at patch i (0: the base)"),
+		OPT_END()
+	};
+	struct check_list checks = { 0 };
+	struct results *rs = NULL;
+	struct series s;
+	struct series_version *v;
+	struct engine e;
+	struct cell *cells = NULL;
+	struct strbuf out = STRBUF_INIT;
+	size_t i, ncells = 0;
+	int ready = 0;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n != 1)
+		return command_usage_error(opts, usage, n ? "too many arguments"
+					   : "which series? give NAME[@vN]");
+	if (!check != (patch < 0))
+		return command_usage_error(opts, usage, "--check and --patch "
+					   "go together");
+	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	if (r < 0)
+		goto fail;
+	r = checks_load(ctx->repo, &checks);
+	if (!r)
+		r = results_open(ctx->repo, &rs);
+	if (r < 0)
+		goto fail;
+	for (i = 0; i < v->nr_patches; i++)
+		if (git_oid_is_zero(&v->patches[i].commit)) {
+			r = error("%s v%d was recorded from mail only: it has "
+				  "no results", s.name, v->number);
+			goto fail;
+		}
+	engine_init(&e, ctx->repo, &s, v, &checks, rs);
+	ready = 1;
+	ncells = (v->nr_patches + 1) * checks.nr;
+	cells = xcalloc(ncells + 1, sizeof(*cells));
+	r = load_cells(&e, cells, checks.nr);
+	if (r < 0)
+		goto fail;
+	if (check)
+		r = detail(&e, cells, checks.nr, check, patch, &out);
+	else if (json)
+		json_table(&e, cells, checks.nr, &out);
+	else
+		table(&e, cells, checks.nr, &out);
+	if (r < 0)
+		goto fail;
+	fwrite(out.buf, 1, out.len, stdout);
+	goto out;
+fail:
+	r = error_report(r);
+out:
+	for (i = 0; i < ncells; i++)
+		cell_release(&cells[i]);
+	free(cells);
+	if (ready)
+		engine_release(&e);
+	results_close(rs);
+	checks_release(&checks);
+	series_release(&s);
+	strbuf_release(&out);
+	return r;
+}

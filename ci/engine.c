@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ci/engine.h"
+#include "ci/lint.h"
+#include "ci/warnings.h"
+#include "patches/email.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/repo.h"
+#include "tools/lib/run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void engine_init(struct engine *e, git_repository *repo, struct series *s,
+		 struct series_version *v, struct check_list *checks,
+		 struct results *rs)
+{
+	memset(e, 0, sizeof(*e));
+	e->repo = repo;
+	e->s = s;
+	e->v = v;
+	e->checks = checks;
+	e->rs = rs;
+	e->only = -1;
+	worktree_init(&e->wt, repo, s->name);
+	strbuf_init(&e->report, 0);
+}
+
+void engine_release(struct engine *e)
+{
+	worktree_release(&e->wt);
+	strbuf_release(&e->report);
+}
+
+const git_oid *engine_commit(const struct series_version *v, size_t i)
+{
+	return i ? &v->patches[i - 1].commit : &v->base;
+}
+
+static int tree_of(git_repository *repo, const git_oid *commit, git_oid *out)
+{
+	git_commit *c = NULL;
+
+	if (git_commit_lookup(&c, repo, commit) < 0)
+		return error_git("cannot read commit %s", oid_short(commit, 12));
+	git_oid_cpy(out, git_commit_tree_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+int engine_patch_text(git_repository *repo, const struct series_version *v,
+		      size_t i, struct strbuf *out)
+{
+	struct email_options eo = { 0 };
+	struct strbuf mail = STRBUF_INIT;
+	git_commit *c = NULL;
+	const char *nl;
+	int r;
+
+	if (git_commit_lookup(&c, repo, &v->patches[i - 1].commit) < 0)
+		return error_git("cannot read patch %zu", i);
+	eo.prefix = "PATCH";
+	eo.index = i;
+	eo.total = v->nr_patches;
+	r = email_from_commit(repo, c, &eo, &mail);
+	git_commit_free(c);
+	if (r < 0) {
+		strbuf_release(&mail);
+		return r;
+	}
+	/* the "From <commit>" line changes with every rebase: drop it */
+	nl = strchr(mail.buf, '\n');
+	strbuf_addstr(out, nl ? nl + 1 : mail.buf);
+	strbuf_release(&mail);
+	return 0;
+}
+
+int engine_key(git_repository *repo, const struct series_version *v,
+	       const struct check *c, size_t i, struct strbuf *out)
+{
+	git_oid oid;
+
+	if (c->kind == CHECK_LINT) {
+		struct strbuf text = STRBUF_INIT;
+		int r = engine_patch_text(repo, v, i, &text);
+
+		if (!r)
+			git_odb_hash(&oid, text.buf, text.len, GIT_OBJECT_BLOB);
+		strbuf_release(&text);
+		if (r < 0)
+			return r;
+		strbuf_addstr(out, "patch:");
+	} else {
+		if (tree_of(repo, engine_commit(v, i), &oid) < 0)
+			return -1;
+		strbuf_addstr(out, "tree:");
+	}
+	strbuf_addstr(out, oid_short(&oid, GIT_OID_HEXSZ));
+	return 0;
+}
+
+static int applies_at(const struct engine *e, const struct check *c, size_t i)
+{
+	if (e->only >= 0 && (size_t)e->only != i) {
+		/* a bench on one patch still needs the base to compare */
+		return i == 0 && c->kind == CHECK_BENCH;
+	}
+	if (i > 0)
+		return 1;
+	switch (c->kind) {
+	case CHECK_BUILD:
+	case CHECK_BENCH:
+		return 1;
+	case CHECK_KTAP:
+	case CHECK_COMMAND:
+		return e->base_too;
+	default:
+		return 0;
+	}
+}
+
+static void progress(struct engine *e, size_t i, const struct check *c,
+		     const char *what)
+{
+	if (!e->progress)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s", i, e->v->nr_patches,
+		c->name, what);
+	fflush(stderr);
+}
+
+static void add_env(char **env, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_env(char **env, size_t *n, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	env[(*n)++] = strbuf_detach(&sb, NULL);
+}
+
+/* Runs "sh -c COMMAND" in the worktree with respin's variables. */
+static int run_configured(struct engine *e, const char *command, size_t i,
+			  const git_oid *tree, double timeout,
+			  const char *input, size_t input_len,
+			  struct run_result *res)
+{
+	const char *argv[] = { "sh", "-c", command, NULL };
+	char *env[8];
+	size_t n = 0;
+	struct run_opts o = { 0 };
+	int r;
+
+	add_env(env, &n, "RESPIN_BUILD=%s", e->wt.build_dir);
+	add_env(env, &n, "RESPIN_SRC=%s", e->wt.path);
+	add_env(env, &n, "RESPIN_SERIES=%s", e->s->name);
+	add_env(env, &n, "RESPIN_PATCH=%zu", i);
+	add_env(env, &n, "RESPIN_PATCHES=%zu", e->v->nr_patches);
+	add_env(env, &n, "RESPIN_TREE=%s", oid_short(tree, GIT_OID_HEXSZ));
+	env[n] = NULL;
+	o.argv = argv;
+	o.cwd = e->wt.path;
+	o.env = (const char *const *)env;
+	o.timeout = timeout;
+	o.input = input;
+	o.input_len = input_len;
+	r = run_program(&o, res);
+	while (n)
+		free(env[--n]);
+	return r;
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int r;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	r = !stat(p.buf, &st);
+	strbuf_release(&p);
+	return r;
+}
+
+/* The marker in the build directory: which tree it holds, and how. */
+static void marker_path(struct engine *e, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/.respin-built", e->wt.build_dir);
+}
+
+static void marker_read(struct engine *e, const struct check *c,
+			git_oid *tree)
+{
+	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+
+	memset(tree, 0, sizeof(*tree));
+	marker_path(e, &p);
+	if (!strbuf_read_file(&text, p.buf) && text.len >= 2 * GIT_OID_HEXSZ &&
+	    !strncmp(text.buf + GIT_OID_HEXSZ + 1, c->hash, GIT_OID_HEXSZ)) {
+		text.buf[GIT_OID_HEXSZ] = '\0';
+		if (git_oid_fromstr(tree, text.buf) < 0)
+			memset(tree, 0, sizeof(*tree));
+	}
+	strbuf_release(&p);
+	strbuf_release(&text);
+}
+
+static void marker_write(struct engine *e, const struct check *c,
+			 const git_oid *tree)
+{
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+
+	marker_path(e, &p);
+	if (!tree) {
+		unlink(p.buf);
+	} else if ((f = fopen(p.buf, "w"))) {
+		fprintf(f, "%s %s\n", oid_short(tree, GIT_OID_HEXSZ), c->hash);
+		fclose(f);
+	}
+	strbuf_release(&p);
+}
+
+/* Paths that differ between two trees, one a line. */
+static int trees_changed(git_repository *repo, const git_oid *a,
+			 const git_oid *b, struct strbuf *out)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	git_diff *diff = NULL;
+	size_t k, n;
+	int r = -1;
+
+	if (git_tree_lookup(&ta, repo, a) < 0 ||
+	    git_tree_lookup(&tb, repo, b) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, ta, tb, NULL) < 0) {
+		error_git("cannot compare trees");
+		goto out;
+	}
+	n = git_diff_num_deltas(diff);
+	for (k = 0; k < n; k++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, k);
+
+		strbuf_addf(out, "%s\n", d->new_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			strbuf_addf(out, "%s\n", d->old_file.path);
+	}
+	r = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return r;
+}
+
+static void set_result(struct result *res, const struct check *c,
+		       const char *key, const char *status,
+		       const char *summary, double seconds)
+{
+	memset(res, 0, sizeof(*res));
+	res->check = xstrdup(c->name);
+	res->def_hash = xstrdup(c->hash);
+	res->key = xstrdup(key);
+	res->status = xstrdup(status);
+	res->summary = xstrdup(summary);
+	res->duration = seconds;
+	res->created = (int64_t)time(NULL);
+}
+
+/* A kernel tree gets a .config first: the user's, else tinyconfig. */
+static int prepare_config(struct engine *e, size_t i, const git_oid *tree,
+			  struct strbuf *log)
+{
+	const char *top = git_repository_workdir(e->repo);
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct run_result res;
+	int r = 0;
+
+	if (!file_exists(e->wt.path, "Kconfig") ||
+	    file_exists(e->wt.build_dir, ".config"))
+		return 0;
+	strbuf_addf(&dst, "%s/.config", e->wt.build_dir);
+	if (top && file_exists(top, ".config")) {
+		strbuf_addf(&src, "%s.config", top);
+		strbuf_addf(&cmd, "cp '%s' \"$RESPIN_BUILD/.config\" && "
+			    "make ARCH=x86_64 O=\"$RESPIN_BUILD\" olddefconfig",
+			    src.buf);
+		strbuf_addf(log, "respin: using the .config of %s\n", top);
+	} else {
+		strbuf_addstr(&cmd, "make ARCH=x86_64 O=\"$RESPIN_BUILD\" "
+			      "tinyconfig");
+		strbuf_addstr(log, "respin: no .config: making tinyconfig\n");
+	}
+	run_result_init(&res);
+	r = run_configured(e, cmd.buf, i, tree, 600, NULL, 0, &res);
+	strbuf_add(log, res.output.buf, res.output.len);
+	if (!r && (!res.exited || res.exit_code))
+		r = error("cannot make a .config in %s", e->wt.build_dir);
+	run_result_release(&res);
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	strbuf_release(&cmd);
+	return r;
+}
+
+static const char *default_build_command(struct engine *e)
+{
+	if (file_exists(e->wt.path, "Kconfig"))
+		return "make ARCH=x86_64 O=\"$RESPIN_BUILD\" -j$(nproc)";
+	return "make O=\"$RESPIN_BUILD\" -j$(nproc)";
+}
+
+static int run_build(struct engine *e, const struct check *c, size_t i,
+		     const git_oid *tree, const char *key)
+{
+	struct run_result res;
+	struct warning_set now = { 0 }, units = { 0 }, prev = { 0 },
+			   all = { 0 };
+	struct strbuf log = STRBUF_INIT, summary = STRBUF_INIT,
+		      details = STRBUF_INIT, changed = STRBUF_INIT,
+		      prevkey = STRBUF_INIT;
+	struct result out;
+	git_oid built;
+	const char *status;
+	int r, have_prev = 0;
+
+	/* what the build directory holds decides what make rebuilds */
+	marker_read(e, c, &built);
+	if (!git_oid_is_zero(&built)) {
+		struct result pr;
+
+		strbuf_addf(&prevkey, "tree:%s", oid_short(&built, 40));
+		if (!results_get(e->rs, c->hash, prevkey.buf, &pr)) {
+			warning_set_parse_lines(&prev, pr.details ? pr.details : "");
+			have_prev = 1;
+			result_release(&pr);
+			if (trees_changed(e->repo, &built, tree, &changed) < 0) {
+				r = -1;
+				goto out;
+			}
+		}
+	}
+	r = prepare_config(e, i, tree, &log);
+	if (r < 0)
+		goto out;
+	run_result_init(&res);
+	r = run_configured(e, c->command ? c->command :
+			   default_build_command(e), i, tree, c->timeout,
+			   NULL, 0, &res);
+	if (r < 0) {
+		run_result_release(&res);
+		goto out;
+	}
+	strbuf_add(&log, res.output.buf, res.output.len);
+	warnings_parse(&now, &units, res.output.buf, res.output.len,
+		       e->wt.build_dir);
+	warnings_carry(&all, have_prev ? &prev : NULL, &now, &units,
+		       changed.buf);
+	if (res.timed_out) {
+		status = "TIMEOUT";
+		strbuf_addf(&summary, "timeout after %.0fs", c->timeout);
+	} else if (res.exited && !res.exit_code) {
+		status = "PASS";
+		strbuf_addf(&summary, "ok, %zu warning%s", all.nr,
+			    all.nr == 1 ? "" : "s");
+	} else {
+		status = "FAIL";
+		strbuf_addstr(&summary, "FAIL");
+		strbuf_addstr(&e->report, "");
+		strbuf_addf(&e->report, "%s at %zu/%zu: build failed; the "
+			    "last lines:\n", c->name, i, e->v->nr_patches);
+		run_tail_lines(&e->report, res.output.buf, res.output.len, 15);
+		strbuf_addch(&e->report, '\n');
+	}
+	warning_set_format(&all, &details);
+	set_result(&out, c, key, status, summary.buf, res.seconds);
+	out.details = strbuf_detach(&details, NULL);
+	/* a failed or cut build leaves the directory in an unknown state */
+	marker_write(e, c, !strcmp(status, "PASS") ? tree : NULL);
+	if (strcmp(status, "TIMEOUT"))
+		r = results_put(e->rs, &out, log.buf, log.len);
+	if (strcmp(status, "PASS"))
+		e->failed++;
+	result_release(&out);
+	run_result_release(&res);
+out:
+	warning_set_release(&now);
+	warning_set_release(&units);
+	warning_set_release(&prev);
+	warning_set_release(&all);
+	strbuf_release(&log);
+	strbuf_release(&summary);
+	strbuf_release(&details);
+	strbuf_release(&changed);
+	strbuf_release(&prevkey);
+	return r;
+}
+
+static int run_lint(struct engine *e, const struct check *c, size_t i,
+		    const git_oid *tree, const char *key)
+{
+	struct strbuf text = STRBUF_INIT, cmd = STRBUF_INIT,
+		      summary = STRBUF_INIT, details = STRBUF_INIT;
+	struct lint_report lr = { 0 };
+	struct run_result res;
+	struct result out;
+	struct json j;
+	const char *status;
+	int r;
+
+	r = engine_patch_text(e->repo, e->v, i, &text);
+	if (r < 0)
+		goto out;
+	if (c->command) {
+		strbuf_addstr(&cmd, c->command);
+	} else if (file_exists(e->wt.path, "scripts/checkpatch.pl")) {
+		strbuf_addstr(&cmd, "perl scripts/checkpatch.pl --terse "
+			      "--show-types --showfile -");
+	} else {
+		e->errors++;
+		strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: this tree has "
+			    "no scripts/checkpatch.pl; set "
+			    "respin.check.%s.command to one (e.g. from "
+			    "Debian's linux-source package, or the copy "
+			    "tools/kernel-tree.sh keeps in "
+			    "~/.cache/respin/checkpatch)\n", c->name, i,
+			    e->v->nr_patches, c->name);
+		goto out;
+	}
+	run_result_init(&res);
+	r = run_configured(e, cmd.buf, i, tree, c->timeout, text.buf,
+			   text.len, &res);
+	if (r < 0) {
+		run_result_release(&res);
+		goto out;
+	}
+	lint_parse(&lr, res.output.buf, res.output.len);
+	if (res.timed_out) {
+		status = "TIMEOUT";
+		strbuf_addstr(&summary, "timeout");
+	} else if (!res.exited || res.exit_code > 1 ||
+		   (res.exit_code == 1 && !lr.nr)) {
+		status = "ERROR";
+		strbuf_addstr(&summary, "ERROR");
+		e->errors++;
+		strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: the lint "
+			    "command failed:\n", c->name, i, e->v->nr_patches);
+		run_tail_lines(&e->report, res.output.buf, res.output.len, 5);
+		strbuf_addch(&e->report, '\n');
+		run_result_release(&res);
+		goto out;
+	} else {
+		status = lr.errors ? "FAIL" : "PASS";
+		lint_summary(&lr, &summary);
+	}
+	json_init(&j, &details, 0);
+	lint_to_json(&lr, &j);
+	set_result(&out, c, key, status, summary.buf, res.seconds);
+	out.details = strbuf_detach(&details, NULL);
+	if (strcmp(status, "TIMEOUT"))
+		r = results_put(e->rs, &out, res.output.buf, res.output.len);
+	if (strcmp(status, "PASS"))
+		e->failed++;
+	result_release(&out);
+	run_result_release(&res);
+out:
+	lint_report_release(&lr);
+	strbuf_release(&text);
+	strbuf_release(&cmd);
+	strbuf_release(&summary);
+	strbuf_release(&details);
+	return r;
+}
+
+static int run_command(struct engine *e, const struct check *c, size_t i,
+		       const git_oid *tree, const char *key)
+{
+	struct run_result res;
+	struct result out;
+	const char *status;
+	int r;
+
+	run_result_init(&res);
+	r = run_configured(e, c->command, i, tree, c->timeout, NULL, 0, &res);
+	if (r < 0) {
+		run_result_release(&res);
+		return r;
+	}
+	status = res.timed_out ? "TIMEOUT" :
+		 res.exited && !res.exit_code ? "PASS" : "FAIL";
+	set_result(&out, c, key, status, !strcmp(status, "PASS") ? "ok" :
+		   status, res.seconds);
+	if (strcmp(status, "TIMEOUT"))
+		r = results_put(e->rs, &out, res.output.buf, res.output.len);
+	if (strcmp(status, "PASS"))
+		e->failed++;
+	result_release(&out);
+	run_result_release(&res);
+	return r;
+}
+
+/* Does check c need the tree of position i built first? */
+static int needs_build(const struct check *c)
+{
+	return c->kind == CHECK_KTAP || c->kind == CHECK_BENCH;
+}
+
+static int ensure_built(struct engine *e, size_t i, const git_oid *tree)
+{
+	size_t k;
+
+	for (k = 0; k < e->checks->nr; k++) {
+		const struct check *b = &e->checks->items[k];
+		struct strbuf key = STRBUF_INIT;
+		git_oid built;
+		int r;
+
+		if (b->kind != CHECK_BUILD)
+			continue;
+		marker_read(e, b, &built);
+		if (git_oid_equal(&built, tree))
+			return 0;
+		/* build again: the stored result stays, the tree is needed */
+		strbuf_addf(&key, "tree:%s", oid_short(tree, 40));
+		progress(e, i, b, "building for the next check");
+		r = run_build(e, b, i, tree, key.buf);
+		strbuf_release(&key);
+		return r;
+	}
+	return 0;
+}
+
+static int run_one(struct engine *e, const struct check *c, size_t i,
+		   const git_oid *tree, const char *key);
+
+int engine_run(struct engine *e)
+{
+	size_t i, k, n = e->v->nr_patches;
+	int r = 0;
+
+	for (i = 0; i < n; i++)
+		if (git_oid_is_zero(&e->v->patches[i].commit))
+			return error("%s v%d was recorded from mail only; "
+				     "apply it first ('respin import %s@v%d "
+				     "--base REF')", e->s->name, e->v->number,
+				     e->s->name, e->v->number);
+	for (i = 0; i <= n && r >= 0; i++) {
+		git_oid tree;
+
+		if (tree_of(e->repo, engine_commit(e->v, i), &tree) < 0)
+			return -1;
+		for (k = 0; k < e->checks->nr && r >= 0; k++) {
+			const struct check *c = &e->checks->items[k];
+			struct strbuf key = STRBUF_INIT;
+			struct result old;
+
+			if (!applies_at(e, c, i))
+				continue;
+			r = engine_key(e->repo, e->v, c, i, &key);
+			if (r < 0)
+				break;
+			if (c->kind != CHECK_BENCH &&
+			    !results_get(e->rs, c->hash, key.buf, &old)) {
+				e->reused++;
+				if (strcmp(old.status, "PASS"))
+					e->failed++;
+				result_release(&old);
+				strbuf_release(&key);
+				continue;
+			}
+			r = run_one(e, c, i, &tree, key.buf);
+			strbuf_release(&key);
+		}
+	}
+	if (e->progress)
+		fputs("\r\033[K", stderr);
+	return r;
+}
+
+static int run_one(struct engine *e, const struct check *c, size_t i,
+		   const git_oid *tree, const char *key)
+{
+	int r;
+
+	progress(e, i, c, "checking out");
+	r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, i));
+	if (r < 0)
+		return r;
+	if (needs_build(c)) {
+		r = ensure_built(e, i, tree);
+		if (r < 0)
+			return r;
+	}
+	progress(e, i, c, "running");
+	switch (c->kind) {
+	case CHECK_BUILD:
+		r = run_build(e, c, i, tree, key);
+		break;
+	case CHECK_LINT:
+		r = run_lint(e, c, i, tree, key);
+		break;
+	case CHECK_COMMAND:
+		r = run_command(e, c, i, tree, key);
+		break;
+	default:
+		r = error("check '%s': kind %s is not supported yet", c->name,
+			  check_kind_name(c->kind));
+	}
+	if (!r)
+		e->ran++;
+	return r;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_ENGINE_H
+#define RESPIN_CI_ENGINE_H
+
+#include "ci/checks.h"
+#include "ci/results.h"
+#include "ci/worktree.h"
+#include "series/store.h"
+
+/*
+ * Runs the checks of a version patch by patch: position 0 is the base
+ * (builds and benches run there too, so comparisons have a reference),
+ * position i the tree after patches 1..i.  A result whose key is stored
+ * already is reused, never run again.
+ */
+struct engine {
+	git_repository *repo;
+	struct series *s;
+	struct series_version *v;
+	struct check_list *checks;
+	struct results *rs;
+	struct worktree wt;
+	int progress;		/* show progress on stderr (a terminal) */
+	int only;		/* run only this position (-1: all) */
+	int base_too;		/* ktap and command checks on the base too */
+	size_t ran, reused, failed, errors;
+	struct strbuf report;	/* one line per failure, for the command */
+};
+
+void engine_init(struct engine *e, git_repository *repo, struct series *s,
+		 struct series_version *v, struct check_list *checks,
+		 struct results *rs);
+void engine_release(struct engine *e);
+int engine_run(struct engine *e);
+
+/* The commit at position i (0 = the base). */
+const git_oid *engine_commit(const struct series_version *v, size_t i);
+/* The result key of check c at position i, appended to out. */
+int engine_key(git_repository *repo, const struct series_version *v,
+	       const struct check *c, size_t i, struct strbuf *out);
+/* The mail text a lint check reads for patch i (1-based). */
+int engine_patch_text(git_repository *repo, const struct series_version *v,
+		      size_t i, struct strbuf *out);
+
+#endif

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ci/results.h"
+#include "tools/lib/db.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+struct results {
+	struct db *db;
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS results ("
+	"  id INTEGER PRIMARY KEY,"
+	"  check_name TEXT NOT NULL,"
+	"  def_hash TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  summary TEXT,"
+	"  details TEXT,"
+	"  duration REAL,"
+	"  created INTEGER,"
+	"  log BLOB,"
+	"  log_size INTEGER,"
+	"  UNIQUE (def_hash, key));"
+	"CREATE TABLE IF NOT EXISTS samples ("
+	"  def_hash TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  value REAL NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS samples_by_key ON samples (def_hash, key);";
+
+void result_release(struct result *r)
+{
+	free(r->check);
+	free(r->def_hash);
+	free(r->key);
+	free(r->status);
+	free(r->summary);
+	free(r->details);
+	memset(r, 0, sizeof(*r));
+}
+
+int results_open(git_repository *repo, struct results **out)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct results *rs;
+	int r;
+
+	*out = NULL;
+	strbuf_addf(&dir, "%srespin", git_repository_commondir(repo));
+	if (mkdir(dir.buf, 0777) < 0 && errno != EEXIST) {
+		r = error_errno("cannot make %s", dir.buf);
+		goto out;
+	}
+	strbuf_addf(&path, "%s/results.db", dir.buf);
+	rs = xcalloc(1, sizeof(*rs));
+	r = db_open(&rs->db, path.buf, schema);
+	if (r < 0) {
+		free(rs);
+		goto out;
+	}
+	*out = rs;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	return r;
+}
+
+void results_close(struct results *rs)
+{
+	if (!rs)
+		return;
+	db_close(rs->db);
+	free(rs);
+}
+
+const char *results_path(const struct results *rs)
+{
+	return db_path(rs->db);
+}
+
+static char *dup_col(struct db_stmt *st, int i)
+{
+	const char *s = db_column_text(st, i);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+int results_get(struct results *rs, const char *def_hash, const char *key,
+		struct result *out)
+{
+	struct db_stmt *st;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = db_prepare(rs->db, &st, "SELECT check_name, status, summary, "
+		       "details, duration, created FROM results "
+		       "WHERE def_hash = ?1 AND key = ?2");
+	if (r < 0)
+		return r;
+	db_bind_text(st, 1, def_hash);
+	db_bind_text(st, 2, key);
+	r = db_step(st);
+	if (r == 1) {
+		out->check = dup_col(st, 0);
+		out->status = dup_col(st, 1);
+		out->summary = dup_col(st, 2);
+		out->details = dup_col(st, 3);
+		out->duration = db_column_double(st, 4);
+		out->created = db_column_int(st, 5);
+		out->def_hash = xstrdup(def_hash);
+		out->key = xstrdup(key);
+		r = 0;
+	} else if (r == 0) {
+		r = RESPIN_ENOTFOUND;
+	}
+	db_finalize(st);
+	return r;
+}
+
+int results_put(struct results *rs, const struct result *res,
+		const char *log, size_t log_len)
+{
+	struct db_stmt *st;
+	uLongf zlen = compressBound((uLong)log_len);
+	unsigned char *z = xmalloc(zlen);
+	int r;
+
+	if (compress2(z, &zlen, (const Bytef *)log, (uLong)log_len, 6) != Z_OK) {
+		free(z);
+		return error("cannot compress the log of %s", res->check);
+	}
+	r = db_prepare(rs->db, &st, "INSERT OR REPLACE INTO results (check_name, "
+		       "def_hash, key, status, summary, details, duration, "
+		       "created, log, log_size) VALUES (?1, ?2, ?3, ?4, ?5, "
+		       "?6, ?7, ?8, ?9, ?10)");
+	if (r < 0) {
+		free(z);
+		return r;
+	}
+	db_bind_text(st, 1, res->check);
+	db_bind_text(st, 2, res->def_hash);
+	db_bind_text(st, 3, res->key);
+	db_bind_text(st, 4, res->status);
+	db_bind_text(st, 5, res->summary);
+	db_bind_text(st, 6, res->details);
+	db_bind_double(st, 7, res->duration);
+	db_bind_int(st, 8, res->created);
+	db_bind_blob(st, 9, z, zlen);
+	db_bind_int(st, 10, (int64_t)log_len);
+	r = db_step(st);
+	db_finalize(st);
+	free(z);
+	return r < 0 ? r : 0;
+}
+
+int results_log(struct results *rs, const char *def_hash, const char *key,
+		struct strbuf *out)
+{
+	struct db_stmt *st;
+	const void *z;
+	size_t zlen;
+	uLongf len;
+	int r;
+
+	r = db_prepare(rs->db, &st, "SELECT log, log_size FROM results "
+		       "WHERE def_hash = ?1 AND key = ?2");
+	if (r < 0)
+		return r;
+	db_bind_text(st, 1, def_hash);
+	db_bind_text(st, 2, key);
+	r = db_step(st);
+	if (r == 1) {
+		z = db_column_blob(st, 0, &zlen);
+		len = (uLongf)db_column_int(st, 1);
+		strbuf_grow(out, len);
+		if (len && uncompress((Bytef *)out->buf + out->len, &len,
+				      z, (uLong)zlen) != Z_OK) {
+			r = error("the stored log in %s is damaged",
+				  results_path(rs));
+		} else {
+			strbuf_setlen(out, out->len + len);
+			r = 0;
+		}
+	} else if (r == 0) {
+		r = RESPIN_ENOTFOUND;
+	}
+	db_finalize(st);
+	return r;
+}
+
+int results_samples_get(struct results *rs, const char *def_hash,
+			const char *key, double **vals, size_t *n)
+{
+	struct db_stmt *st;
+	size_t alloc = 0;
+	int r;
+
+	*vals = NULL;
+	*n = 0;
+	r = db_prepare(rs->db, &st, "SELECT value FROM samples WHERE "
+		       "def_hash = ?1 AND key = ?2 ORDER BY rowid");
+	if (r < 0)
+		return r;
+	db_bind_text(st, 1, def_hash);
+	db_bind_text(st, 2, key);
+	while ((r = db_step(st)) == 1) {
+		ALLOC_GROW(*vals, *n, alloc);
+		(*vals)[(*n)++] = db_column_double(st, 0);
+	}
+	db_finalize(st);
+	return r < 0 ? r : 0;
+}
+
+int results_samples_add(struct results *rs, const char *def_hash,
+			const char *key, const double *vals, size_t n)
+{
+	struct db_stmt *st;
+	size_t i;
+	int r;
+
+	r = db_begin(rs->db);
+	if (r < 0)
+		return r;
+	r = db_prepare(rs->db, &st, "INSERT INTO samples (def_hash, key, "
+		       "value) VALUES (?1, ?2, ?3)");
+	for (i = 0; !r && i < n; i++) {
+		db_bind_text(st, 1, def_hash);
+		db_bind_text(st, 2, key);
+		db_bind_double(st, 3, vals[i]);
+		r = db_step(st);
+		db_reset(st);
+	}
+	db_finalize(st);
+	if (r < 0) {
+		db_rollback(rs->db);
+		return r;
+	}
+	return db_commit(rs->db);
+}

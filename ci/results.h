@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_RESULTS_H
+#define RESPIN_CI_RESULTS_H
+
+#include <git2.h>
+#include <stdint.h>
+#include "tools/lib/strbuf.h"
+
+/*
+ * The results store: SQLite in .git/respin/results.db.  A result is
+ * found by (check definition hash, key), the key being the tree OID
+ * after a patch (build, ktap, bench, command) or the hash of the
+ * patch's mail text (lint).  So a v3 patch whose tree equals a v2
+ * patch's tree finds every result of it.  Logs are kept compressed.
+ * Bench samples are kept one by one, never only their mean.
+ */
+struct results;
+
+struct result {
+	char *check;		/* the check's name when it ran */
+	char *def_hash;
+	char *key;
+	char *status;		/* PASS FAIL SKIP ERROR TIMEOUT */
+	char *summary;		/* one short cell: "0E 1W", "ok +2 warnings" */
+	char *details;		/* JSON */
+	double duration;
+	int64_t created;
+};
+
+void result_release(struct result *r);
+
+int results_open(git_repository *repo, struct results **out);
+void results_close(struct results *rs);
+const char *results_path(const struct results *rs);
+
+/* 0 and *out filled, RESPIN_ENOTFOUND (no message) when not stored. */
+int results_get(struct results *rs, const char *def_hash, const char *key,
+		struct result *out);
+/* Stores r (replacing one with the same def_hash and key) and its log. */
+int results_put(struct results *rs, const struct result *r,
+		const char *log, size_t log_len);
+/* The log of a stored result, decompressed. */
+int results_log(struct results *rs, const char *def_hash, const char *key,
+		struct strbuf *out);
+
+int results_samples_get(struct results *rs, const char *def_hash,
+			const char *key, double **vals, size_t *n);
+int results_samples_add(struct results *rs, const char *def_hash,
+			const char *key, const double *vals, size_t n);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_WARNINGS_H
+#define RESPIN_CI_WARNINGS_H
+
+#include <stddef.h>
+#include "tools/lib/strbuf.h"
+
+/*
+ * Compiler warnings of a build, compared without line numbers:
+ * "mm/compaction.c:123:5: warning: unused variable 'x' [-Wunused-variable]"
+ * becomes "mm/compaction.c: warning: unused variable 'x' [-Wunused-variable]".
+ *
+ * A build in a persistent O= directory recompiles only what changed,
+ * so a build's output does not repeat the warnings of files it did not
+ * compile.  warnings_carry() makes the full set after patch i from the
+ * set after patch i-1: old warnings stay unless their file was
+ * compiled again or changed by the patch; new ones are added.
+ */
+struct warning_set {
+	char **items;		/* sorted, unique */
+	size_t nr, alloc;
+};
+
+void warning_set_release(struct warning_set *ws);
+/* Adds the warnings in build output text; units gets the compiled files. */
+void warnings_parse(struct warning_set *ws, struct warning_set *units,
+		    const char *text, size_t len, const char *build_dir);
+void warning_set_add(struct warning_set *ws, const char *w);
+int warning_set_has(const struct warning_set *ws, const char *w);
+/* The file a normalised warning is in. */
+void warning_file(struct strbuf *out, const char *w);
+/*
+ * out = (prev minus warnings in a file of units or changed) plus now.
+ * changed is a list of paths, one per line.
+ */
+void warnings_carry(struct warning_set *out, const struct warning_set *prev,
+		    const struct warning_set *now,
+		    const struct warning_set *units, const char *changed);
+/* One warning a line; and back. */
+void warning_set_format(const struct warning_set *ws, struct strbuf *out);
+void warning_set_parse_lines(struct warning_set *ws, const char *text);
+
+#endif

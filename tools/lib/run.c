@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "run.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void run_result_init(struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->output, 0);
+}
+
+void run_result_release(struct run_result *r)
+{
+	strbuf_release(&r->output);
+	memset(r, 0, sizeof(*r));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void child(const struct run_opts *o, int in_fd, int out_fd)
+{
+	size_t i;
+
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_DFL);
+	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+		_exit(127);
+	if (in_fd > 2)
+		close(in_fd);
+	if (out_fd > 2)
+		close(out_fd);
+	if (o->cwd && chdir(o->cwd) < 0) {
+		dprintf(2, "respin: cannot enter %s: %s\n", o->cwd,
+			strerror(errno));
+		_exit(127);
+	}
+	for (i = 0; o->env && o->env[i]; i++)
+		putenv((char *)o->env[i]);
+	execvp(o->argv[0], (char *const *)o->argv);
+	dprintf(2, "respin: cannot run %s: %s\n", o->argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void keep_tail(struct strbuf *out, size_t max)
+{
+	if (out->len > max) {
+		size_t cut = out->len - max / 2;
+
+		memmove(out->buf, out->buf + cut, out->len - cut);
+		strbuf_setlen(out, out->len - cut);
+	}
+}
+
+int run_program(const struct run_opts *o, struct run_result *res)
+{
+	int out[2], in[2] = { -1, -1 }, status = 0;
+	size_t written = 0, max = o->max_output ? o->max_output : 64 << 20;
+	double start = now(), deadline = o->timeout > 0 ? start + o->timeout : 0;
+	int killed = 0, out_open = 1;
+	double kill_time = 0;
+	pid_t pid;
+
+	if (pipe(out) < 0)
+		return error_errno("cannot make a pipe");
+	if (o->input) {
+		if (pipe(in) < 0) {
+			close(out[0]);
+			close(out[1]);
+			return error_errno("cannot make a pipe");
+		}
+	} else {
+		in[0] = open("/dev/null", O_RDONLY);
+	}
+	pid = fork();
+	if (pid < 0) {
+		error_errno("cannot fork");
+		close(out[0]);
+		close(out[1]);
+		if (in[0] >= 0)
+			close(in[0]);
+		if (in[1] >= 0)
+			close(in[1]);
+		return RESPIN_ERR;
+	}
+	if (!pid) {
+		close(out[0]);
+		if (in[1] >= 0)
+			close(in[1]);
+		child(o, in[0], out[1]);
+	}
+	setpgid(pid, pid);	/* also here: no race with the child */
+	close(out[1]);
+	if (in[0] >= 0)
+		close(in[0]);
+	if (in[1] >= 0)
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
+	if (o->input && !o->input_len) {
+		close(in[1]);
+		in[1] = -1;
+	}
+
+	while (out_open) {
+		struct pollfd fds[2];
+		int nfds = 0, ms = -1;
+		double t = now();
+
+		if (deadline && !killed && t >= deadline) {
+			kill(-pid, SIGTERM);
+			killed = 1;
+			kill_time = t + 2;
+		}
+		if (killed && t >= kill_time) {
+			kill(-pid, SIGKILL);
+			kill_time = t + 3600;
+		}
+		if (deadline && !killed)
+			ms = (int)((deadline - t) * 1000) + 1;
+		else if (killed)
+			ms = 200;
+		fds[nfds].fd = out[0];
+		fds[nfds++].events = POLLIN;
+		if (in[1] >= 0) {
+			fds[nfds].fd = in[1];
+			fds[nfds++].events = POLLOUT;
+		}
+		if (poll(fds, (nfds_t)nfds, ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (nfds > 1 && fds[1].revents) {
+			ssize_t n = write(in[1], o->input + written,
+					  o->input_len - written);
+
+			if (n > 0)
+				written += (size_t)n;
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				written = o->input_len;
+			if (written >= o->input_len) {
+				close(in[1]);
+				in[1] = -1;
+			}
+		}
+		if (fds[0].revents) {
+			ssize_t n;
+
+			strbuf_grow(&res->output, 65536);
+			n = read(out[0], res->output.buf + res->output.len,
+				 65536);
+			if (n > 0) {
+				strbuf_setlen(&res->output,
+					      res->output.len + (size_t)n);
+				keep_tail(&res->output, max);
+			} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+				out_open = 0;
+			}
+		}
+	}
+	close(out[0]);
+	if (in[1] >= 0)
+		close(in[1]);
+	/* the group may outlive the leader's pipe: end it all */
+	while (waitpid(pid, &status, deadline ? WNOHANG : 0) == 0) {
+		if (deadline && now() >= deadline && !killed) {
+			kill(-pid, SIGTERM);
+			killed = 1;
+			kill_time = now() + 2;
+		}
+		if (killed && now() >= kill_time)
+			kill(-pid, SIGKILL);
+		usleep(20000);
+	}
+	/* nothing of the job may outlive it: strays, or all on a timeout */
+	kill(-pid, SIGKILL);
+	res->seconds = now() - start;
+	res->timed_out = killed;
+	if (WIFEXITED(status)) {
+		res->exited = 1;
+		res->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+	}
+	return 0;
+}
+
+void run_tail_lines(struct strbuf *out, const char *text, size_t len, int n)
+{
+	const char *p = text + len;
+	int lines = 0;
+
+	while (p > text && (p[-1] == '\n'))
+		p--;
+	while (p > text) {
+		if (p[-1] == '\n' && ++lines >= n)
+			break;
+		p--;
+	}
+	strbuf_add(out, p, (size_t)(text + len - p));
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_RUN_H
+#define RESPIN_RUN_H
+
+#include "strbuf.h"
+
+/*
+ * Running a program: in its own process group, with a timeout that
+ * kills the whole group, its stdout and stderr captured together.
+ * Only argv arrays are run; a configured command string goes through
+ * "sh -c" as argv[2], never text that came from mail.
+ */
+struct run_opts {
+	const char *const *argv;	/* argv[0] is looked up in PATH */
+	const char *cwd;		/* NULL: the current directory */
+	const char *const *env;		/* "NAME=value" added, or NULL */
+	const char *input;		/* fed to stdin, or NULL (/dev/null) */
+	size_t input_len;
+	double timeout;			/* seconds; 0 = none */
+	size_t max_output;		/* keep at most this much (tail); 0 = 64 MiB */
+};
+
+struct run_result {
+	int exited;		/* 1: exit_code is valid */
+	int exit_code;
+	int signal;		/* the signal that ended it, or 0 */
+	int timed_out;		/* killed by the timeout */
+	double seconds;
+	struct strbuf output;	/* stdout and stderr, in order */
+};
+
+void run_result_init(struct run_result *r);
+void run_result_release(struct run_result *r);
+
+/* Runs; returns 0 when it ran (whatever it exited with), <0 if not. */
+int run_program(const struct run_opts *o, struct run_result *res);
+
+/* Appends the last n lines of text. */
+void run_tail_lines(struct strbuf *out, const char *text, size_t len, int n);
+
+#endif
