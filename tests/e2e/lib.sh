@@ -22,6 +22,11 @@ SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 SHARED_DIR=${RESPIN_SHARED:-$SRC_DIR/../shared}
 export RESPIN_BUILD SRC_DIR SHARED_DIR
 
+# Big caches (the kernel tree, checkpatch, the year of mail) are shared
+# between tests and runs: where they live is decided before HOME moves.
+: "${RESPIN_TEST_CACHE:=${RESPIN_CACHE:-$HOME/.cache/respin}}"
+export RESPIN_TEST_CACHE
+
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/respin-$TEST_NAME.XXXXXX")
 trap 'cd /; [ -n "${KEEP_TRASH:-}" ] || rm -rf "$TRASH"' EXIT
 export HOME="$TRASH/home"
@@ -103,6 +108,17 @@ refs_snapshot() {
 grep_q() {
 	grep -q -e "$1" "$2" && return 0
 	echo "no match for '$1' in $2:"; cat "$2"; return 1
+}
+
+# checkpatch_path: prints the path of a checkpatch.pl (made by
+# tools/kernel-tree.sh in the shared cache on first use).
+checkpatch_path() {
+	if [ ! -x "$RESPIN_TEST_CACHE/checkpatch/checkpatch.pl" ]; then
+		RESPIN_CACHE=$RESPIN_TEST_CACHE sh "$SRC_DIR/tools/kernel-tree.sh" \
+			>/dev/null 2>"$TRASH/kernel-tree.log" || {
+			cat "$TRASH/kernel-tree.log" >&2; return 1; }
+	fi
+	echo "$RESPIN_TEST_CACHE/checkpatch/checkpatch.pl"
 }
 
 make_fixture() {

@@ -1,0 +1,148 @@
+#!/bin/sh
+# respin check / results on the fixture tree: builds, new warnings per
+# patch, checkpatch findings per patch, results reused by content.
+. "$(dirname "$0")/lib.sh"
+
+CP=$(checkpatch_path) || { echo "Bail out! no checkpatch.pl"; exit 1; }
+make_fixture k && cd k || exit 1
+git checkout -q -b work mm-unstable
+git config respin.check.checkpatch.command \
+	"perl $CP --terse --show-types --showfile --no-tree -"
+
+# 1: a real fix; 2: adds a compiler warning; 3: a checkpatch error.
+tick
+sed -i 's/^\tif (!free_blocks_total)$/\tif (!free_blocks_total || !requested)/' mm/compaction.c
+git commit -qam "mm/compaction: guard fragmentation_index() against a zero request" \
+	-m "A zero request cannot fragment anything: return 0 early." \
+	-m "Signed-off-by: A U Thor <author@example.org>"
+tick
+sed -i 's/^\tunsigned int o;$/\tunsigned int o;\n\tint unused_marker;/' mm/compaction.c
+git commit -qam "mm/compaction: prepare a marker for later" \
+	-m "Nothing uses it yet." \
+	-m "Signed-off-by: A U Thor <author@example.org>"
+tick
+printf '\nint vmscan_extra(void) { return 1; }   \n' >>mm/vmscan.c
+git commit -qam "mm/vmscan: add vmscan_extra()" \
+	-m "A helper for later." \
+	-m "Signed-off-by: A U Thor <author@example.org>"
+respin track k --base mm-unstable >/dev/null
+
+test_expect_success 'check --list shows the built-in checks' '
+	respin check --list >out &&
+	grep_q "^checkpatch  *lint " out && grep_q "^build  *build .*\[built in\]" out &&
+	respin check --list --json >out && grep_q "\"kind\": \"lint\"" out
+'
+
+test_expect_code 1 'the first check runs everything and finds the problems' '
+	respin check k >out 2>err; rc=$?; cat out err;
+	grep -q "^7 run, 0 reused, 1 failed$" out || rc=9; exit $rc
+'
+
+test_expect_success 'the new warning is attributed to exactly patch 2' '
+	respin results k --json >out &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
+		my @new = map { scalar @{\$_->{results}{build}{new_warnings}} } @p[1..3];
+		exit 2 unless \"@new\" eq q(0 1 0);
+		exit 3 unless \$p[2]{results}{build}{new_warnings}[0] =~ m{^mm/compaction.c: warning: unused variable .unused_marker. \[-Wunused-variable\]\$};
+		exit 4 unless @{\$p[3]{results}{build}{warnings}} == 1;
+	" <out
+'
+
+test_expect_success 'the checkpatch error is attributed to exactly patch 3' '
+	respin results k --json >out &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
+		my @st = map { \$_->{results}{checkpatch}{status} } @p[1..3];
+		exit 2 unless \"@st\" eq q(PASS PASS FAIL);
+		exit 3 unless \$p[3]{results}{checkpatch}{summary} =~ /^1E /;
+	" <out &&
+	respin results k --check checkpatch --patch 3 >d &&
+	grep_q "ERROR:TRAILING_WHITESPACE" d
+'
+
+test_expect_success 'results: a table, a patch a row' '
+	respin results k >out && cat out &&
+	grep_q "^base  *ok, 0 warnings" out &&
+	grep_q "^ *2/3  *0E 0W  *ok +1 warning  *mm/compaction: prepare a marker for later$" out &&
+	grep_q "^ *3/3  *1E [0-9]W " out
+'
+
+test_expect_success 'a second check runs nothing' '
+	respin check k >out; cat out;
+	grep_q "^0 run, 7 reused, 1 failed$" out
+'
+
+test_expect_success 'v2 changes only patch 3: only patch 3 is checked' '
+	tick &&
+	sed -i "s/^int vmscan_extra(void) { return 1; }   $/int vmscan_extra(void)\n{\n\treturn 1;\n}/" mm/vmscan.c &&
+	git commit -q --amend -a --no-edit &&
+	respin track k >/dev/null &&
+	respin check k >out; cat out;
+	grep_q "^2 run, 5 reused, 0 failed$" out &&
+	respin results k --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		exit(\$d->{patches}[3]{results}{checkpatch}{status} eq q(PASS) ? 0 : 1);
+	" <r
+'
+
+test_expect_success 'the worktree and build dir are the series own' '
+	test -d .git/respin/worktrees/k && test -f .git/respin/build/k/vmlinux &&
+	test -z "$(git status --porcelain --untracked-files=no)"
+'
+
+test_expect_code 1 'a build that fails: FAIL with the last lines of the log' '
+	tick && echo "this is not C" >>mm/page_alloc.c &&
+	git commit -qam "mm: break the build" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track broken --base mm-unstable >/dev/null &&
+	respin check broken --only build >out 2>err; rc=$?; cat out err;
+	grep -q "build at 4/4: build failed; the last lines:" err || rc=9;
+	grep -q "page_alloc.c" err || rc=9; exit $rc
+'
+
+test_expect_code 1 'a command that hangs: TIMEOUT, and its process group is gone' '
+	git config respin.check.hang.kind command &&
+	git config respin.check.hang.command "sleep 300 & echo \$! >$TRASH/hang.pid; sleep 300" &&
+	git config respin.check.hang.timeout 1 &&
+	respin check k --only hang --patch 1 >out 2>err; rc=$?; cat out err;
+	grep -q "^1 run, 0 reused, 1 failed$" out || rc=9;
+	sleep 1; pid=$(cat $TRASH/hang.pid);
+	# gone, or a zombie waiting for init to reap it
+	if [ -d /proc/$pid ] && ! grep -q "^State:.*Z" /proc/$pid/status; then rc=8; fi;
+	git config --unset respin.check.hang.timeout; git config --unset respin.check.hang.command;
+	git config --unset respin.check.hang.kind; exit $rc
+'
+
+test_expect_code 1 'no checkpatch.pl in the tree: an ERROR that says how to get one' '
+	git config --unset respin.check.checkpatch.command &&
+	respin check broken --only checkpatch >out 2>err; rc=$?; cat out err;
+	git config respin.check.checkpatch.command "perl $CP --terse --show-types --showfile --no-tree -";
+	grep -q "no scripts/checkpatch.pl" err || rc=9;
+	grep -q "kernel-tree.sh" err || rc=9; exit $rc
+'
+
+test_expect_code 128 'a dirty worktree is not overwritten' '
+	echo junk >>.git/respin/worktrees/k/mm/vmscan.c &&
+	respin check k --only hang2 2>/dev/null;
+	git config respin.check.dirty.kind command && git config respin.check.dirty.command true &&
+	respin check k --only dirty 2>err; rc=$?; cat err;
+	git -C .git/respin/worktrees/k checkout -q -- mm/vmscan.c;
+	grep -q "has changes (mm/vmscan.c)" err || rc=9; exit $rc
+'
+
+test_expect_code 128 'a damaged results database is reported, never replaced' '
+	cp .git/respin/results.db "$TRASH/good.db" &&
+	rm -f .git/respin/results.db-wal .git/respin/results.db-shm &&
+	head -c 4096 /dev/urandom >.git/respin/results.db &&
+	respin results k 2>err; rc=$?; cat err;
+	grep -q "damaged" err || rc=9;
+	cmp -s .git/respin/results.db "$TRASH/good.db" && rc=7;
+	exit $rc
+'
+
+test_expect_code 129 'an unknown check' '
+	respin check k --only nosuch 2>err; rc=$?; cat err;
+	grep -q "no check named .nosuch." err || rc=9; exit $rc
+'
+
+test_done
