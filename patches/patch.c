@@ -25,6 +25,8 @@ int patch_commit_diff(git_repository *repo, git_commit *commit, git_diff **out)
 			      oid_short(git_commit_id(commit), 12));
 		goto out;
 	}
+	/* hunks placed as git log -p places them (git's default since 2.14) */
+	opts.flags |= GIT_DIFF_INDENT_HEURISTIC;
 	if (git_diff_tree_to_tree(out, repo, old_tree, new_tree, &opts) < 0) {
 		r = error_git("cannot diff %s",
 			      oid_short(git_commit_id(commit), 12));

@@ -9,7 +9,10 @@
  * (the same as `git patch-id --stable`), and the subject.
  */
 
-/* The diff of a non-merge commit against its parent (renames found). */
+/*
+ * The diff of a non-merge commit against its parent as git log -p
+ * makes it: renames found, hunks placed by the indent heuristic.
+ */
 int patch_commit_diff(git_repository *repo, git_commit *commit,
 		      git_diff **out);
 

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Range-diff: patch texts, their pairing, and git range-diff's output.
+ * See rangediff.h for the text a patch becomes.
+ */
+#include "series/rangediff.h"
+#include "patches/patch.h"
+#include "series/lsa.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* git's func_line buffer: longer function lines are cut */
+#define FUNCNAME_MAX 80
+
+static int is_blank(const char *s, size_t len)
+{
+	while (len--)
+		if (!isspace((unsigned char)*s++))
+			return 0;
+	return 1;
+}
+
+/*
+ * One line of the commit message as git log --pretty=medium prints it
+ * (four spaces in, tabs expanded to columns of eight) and range-diff
+ * then keeps it (trailing white space dropped; a blank line stays
+ * empty).
+ */
+static void add_message_line(struct strbuf *sb, const char *line, size_t len)
+{
+	size_t start = sb->len, col = 0, i;
+
+	strbuf_addstr(sb, "    ");
+	for (i = 0; i < len; i++) {
+		unsigned char c = line[i];
+
+		if (c == '\t') {
+			size_t n = 8 - col % 8;
+
+			strbuf_addchars(sb, ' ', n);
+			col += n;
+			continue;
+		}
+		strbuf_addch(sb, c);
+		if ((c & 0xc0) != 0x80)
+			col++;
+	}
+	while (sb->len > start && isspace((unsigned char)sb->buf[sb->len - 1]))
+		sb->len--;
+	strbuf_setlen(sb, sb->len);
+	strbuf_addch(sb, '\n');
+}
+
+static void add_message(struct strbuf *sb, const char *msg)
+{
+	int leading = 1;
+
+	while (*msg) {
+		const char *eol = strchr(msg, '\n');
+		size_t len = eol ? (size_t)(eol - msg) : strlen(msg);
+
+		if (!leading || !is_blank(msg, len)) {
+			leading = 0;
+			add_message_line(sb, msg, len);
+		}
+		msg += len + (eol ? 1 : 0);
+	}
+}
+
+/* The first paragraph of a message on one line, as git's oneline. */
+static char *message_subject(const char *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*msg) {
+		const char *eol = strchr(msg, '\n');
+		size_t len = eol ? (size_t)(eol - msg) : strlen(msg);
+
+		if (is_blank(msg, len)) {
+			if (sb.len)
+				break;
+		} else {
+			while (len && isspace((unsigned char)msg[len - 1]))
+				len--;
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			strbuf_add(&sb, msg, len);
+		}
+		msg += len;
+		while (*msg && *msg != '\n')
+			msg++;
+		if (*msg)
+			msg++;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Appends one line of the diff part and counts it. */
+static void add_diff_line(struct rangediff_patch *p, struct strbuf *sb,
+			  char sign, const char *s, size_t len)
+{
+	if (len && s[len - 1] == '\n')
+		len--;
+	strbuf_addch(sb, sign);
+	strbuf_add(sb, s, len);
+	strbuf_addch(sb, '\n');
+	p->diffsize++;
+}
+
+static int add_file(struct rangediff_patch *p, struct strbuf *sb,
+		    git_patch *patch)
+{
+	const git_diff_delta *d = git_patch_get_delta(patch);
+	const char *name = d->new_file.path;
+	size_t h, nr_hunks = git_patch_num_hunks(patch);
+
+	strbuf_addch(sb, '\n');
+	if (!p->diff_offset)
+		p->diff_offset = sb->len;
+	strbuf_addstr(sb, " ## ");
+	switch (d->status) {
+	case GIT_DELTA_ADDED:
+		strbuf_addf(sb, "%s (new)", d->new_file.path);
+		break;
+	case GIT_DELTA_DELETED:
+		strbuf_addf(sb, "%s (deleted)", d->old_file.path);
+		name = d->old_file.path;
+		break;
+	case GIT_DELTA_RENAMED:
+		strbuf_addf(sb, "%s => %s", d->old_file.path,
+			    d->new_file.path);
+		break;
+	default:
+		strbuf_addstr(sb, d->new_file.path);
+	}
+	if (d->status != GIT_DELTA_ADDED && d->status != GIT_DELTA_DELETED &&
+	    d->old_file.mode && d->new_file.mode &&
+	    d->old_file.mode != d->new_file.mode)
+		strbuf_addf(sb, " (mode change %06o => %06o)",
+			    d->old_file.mode, d->new_file.mode);
+	strbuf_addstr(sb, " ##\n");
+	p->diffsize++;
+
+	if (d->flags & GIT_DIFF_FLAG_BINARY) {
+		strbuf_addf(sb, " Binary files %s and %s differ\n",
+			    d->status == GIT_DELTA_ADDED ? "/dev/null" :
+			    d->old_file.path,
+			    d->status == GIT_DELTA_DELETED ? "/dev/null" :
+			    d->new_file.path);
+		p->diffsize++;
+		return 0;
+	}
+
+	for (h = 0; h < nr_hunks; h++) {
+		const git_diff_hunk *hunk;
+		size_t l, nr_lines;
+		const char *func;
+		size_t funclen;
+
+		if (git_patch_get_hunk(&hunk, &nr_lines, patch, h) < 0)
+			return error_git("cannot read a hunk of %s", name);
+		/* "@@ -a,b +c,d @@ func": keep " func" */
+		func = memchr(hunk->header + 2, '@', hunk->header_len > 2 ?
+			      hunk->header_len - 2 : 0);
+		if (func && (size_t)(func - hunk->header) + 1 <
+		    hunk->header_len && func[1] == '@') {
+			func += 2;
+			funclen = hunk->header_len -
+				  (size_t)(func - hunk->header);
+			while (funclen && (func[funclen - 1] == '\n' ||
+					   func[funclen - 1] == '\r'))
+				funclen--;
+		} else {
+			func = "";
+			funclen = 0;
+		}
+		strbuf_addstr(sb, "@@");
+		if (funclen)
+			strbuf_addf(sb, " %s:%.*s", name, (int)funclen, func);
+		strbuf_addch(sb, '\n');
+		p->diffsize++;
+
+		for (l = 0; l < nr_lines; l++) {
+			const git_diff_line *line;
+
+			if (git_patch_get_line_in_hunk(&line, patch, h, l) < 0)
+				return error_git("cannot read a line of %s",
+						 name);
+			switch (line->origin) {
+			case GIT_DIFF_LINE_CONTEXT:
+			case GIT_DIFF_LINE_ADDITION:
+			case GIT_DIFF_LINE_DELETION:
+				add_diff_line(p, sb, line->origin,
+					      line->content,
+					      line->content_len);
+				break;
+			case GIT_DIFF_LINE_CONTEXT_EOFNL:
+			case GIT_DIFF_LINE_ADD_EOFNL:
+			case GIT_DIFF_LINE_DEL_EOFNL:
+				add_diff_line(p, sb, ' ',
+					      "\\ No newline at end of file",
+					      28);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--) {
+		h ^= (unsigned char)*s++;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+int rangediff_patch_build(struct rangediff_patch *p, const char *label,
+			  const char *author, const char *message,
+			  git_diff *diff)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, nr = diff ? git_diff_num_deltas(diff) : 0;
+	int r = 0;
+
+	p->label = xstrdup(label ? label : "-------");
+	p->subject = message_subject(message ? message : "");
+	p->diff_offset = 0;
+	p->diffsize = 0;
+
+	strbuf_grow(&sb, 4096);
+	strbuf_addf(&sb, " ## Metadata ##\nAuthor: %s\n\n"
+		    " ## Commit message ##\n", author ? author : "");
+	add_message(&sb, message ? message : "");
+	for (i = 0; i < nr && !r; i++) {
+		git_patch *patch;
+
+		if (git_patch_from_diff(&patch, diff, i) < 0) {
+			r = error_git("cannot make the patch of %s",
+				      p->label);
+			break;
+		}
+		if (patch)
+			r = add_file(p, &sb, patch);
+		git_patch_free(patch);
+	}
+	p->len = sb.len;
+	p->text = strbuf_detach(&sb, NULL);
+	p->diff_hash = hash_bytes(p->text + p->diff_offset,
+				  p->len - p->diff_offset);
+	return r;
+}
+
+int rangediff_patch_from_commit(git_repository *repo, git_commit *commit,
+				const git_mailmap *mailmap,
+				struct rangediff_patch *p)
+{
+	const git_oid *oid = git_commit_id(commit);
+	git_signature *sig = NULL;
+	git_buf abbrev = GIT_BUF_INIT;
+	git_diff *diff = NULL;
+	struct strbuf author = STRBUF_INIT;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	git_oid_cpy(&p->oid, oid);
+	if (patch_commit_diff(repo, commit, &diff) < 0)
+		return -1;
+	if (git_commit_author_with_mailmap(&sig, commit, mailmap) < 0) {
+		git_diff_free(diff);
+		return error_git("cannot read the author of %s",
+				 oid_short(oid, 12));
+	}
+	strbuf_addf(&author, "%s <%s>", sig->name, sig->email);
+	git_signature_free(sig);
+
+	if (git_object_short_id(&abbrev, (const git_object *)commit) < 0)
+		git_buf_dispose(&abbrev);
+	r = rangediff_patch_build(p, abbrev.ptr ? abbrev.ptr :
+				  oid_short(oid, 7), author.buf,
+				  git_commit_message(commit), diff);
+	git_buf_dispose(&abbrev);
+	git_oid_cpy(&p->oid, oid);
+	strbuf_release(&author);
+	git_diff_free(diff);
+	return r;
+}
+
+void rangediff_patch_release(struct rangediff_patch *p)
+{
+	free(p->label);
+	free(p->subject);
+	free(p->text);
+	memset(p, 0, sizeof(*p));
+}
+
+static int count_hunk(const git_diff_delta *d, const git_diff_hunk *h,
+		      void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+static int count_line(const git_diff_delta *d, const git_diff_hunk *h,
+		      const git_diff_line *l, void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+int rangediff_diffsize(const char *a, size_t alen, const char *b,
+		       size_t blen)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	int count = 0;
+
+	opts.context_lines = 3;
+	opts.flags = GIT_DIFF_FORCE_TEXT;
+	if (git_diff_buffers(a, alen, NULL, b, blen, NULL, &opts, NULL, NULL,
+			     count_hunk, count_line, &count) < 0) {
+		error_git("cannot diff two patches");
+		return LSA_COST_MAX;
+	}
+	return count;
+}
+
+static int same_diff(const struct rangediff_patch *x,
+		     const struct rangediff_patch *y)
+{
+	return x->diff_hash == y->diff_hash &&
+	       x->len - x->diff_offset == y->len - y->diff_offset &&
+	       !memcmp(x->text + x->diff_offset, y->text + y->diff_offset,
+		       x->len - x->diff_offset);
+}
+
+static void add_pair(struct rangediff *rd, size_t *alloc, int a, int b,
+		     char status)
+{
+	ALLOC_GROW(rd->pairs, rd->nr_pairs, *alloc);
+	rd->pairs[rd->nr_pairs].a = a;
+	rd->pairs[rd->nr_pairs].b = b;
+	rd->pairs[rd->nr_pairs].status = status;
+	rd->nr_pairs++;
+}
+
+/*
+ * The order git prints: the second list's order, with each dropped
+ * patch of the first list shown once everything before it there has
+ * been shown.
+ */
+static void order_pairs(struct rangediff *rd, const int *a2b,
+			const int *b2a)
+{
+	size_t alloc = 0, i = 0, j = 0, na = rd->na, nb = rd->nb;
+	char *shown = xcalloc(na ? na : 1, 1);
+
+	while (i < na || j < nb) {
+		while (i < na && shown[i])
+			i++;
+		if (i < na && a2b[i] < 0) {
+			add_pair(rd, &alloc, (int)i, -1, '<');
+			i++;
+			continue;
+		}
+		while (j < nb && b2a[j] < 0) {
+			add_pair(rd, &alloc, -1, (int)j, '>');
+			j++;
+		}
+		if (j < nb) {
+			int k = b2a[j];
+			const struct rangediff_patch *x = &rd->a[k];
+			const struct rangediff_patch *y = &rd->b[j];
+			int same = x->len == y->len &&
+				   !memcmp(x->text, y->text, x->len);
+
+			add_pair(rd, &alloc, k, (int)j, same ? '=' : '!');
+			shown[k] = 1;
+			j++;
+		}
+	}
+	free(shown);
+}
+
+/* What leaving a patch unpaired costs (kept far from overflowing). */
+static int creation_cost(int diffsize, int creation_factor)
+{
+	long long c = (long long)diffsize * creation_factor / 100;
+
+	return c > LSA_COST_MAX * 16 ? LSA_COST_MAX * 16 : (int)c;
+}
+
+int rangediff_compute(const struct rangediff_patch *a, size_t na,
+		      const struct rangediff_patch *b, size_t nb,
+		      int creation_factor, struct rangediff *rd)
+{
+	size_t n = na + nb, i, j;
+	int *cost, *a2b, *b2a, *col2row, *row2col;
+	int r;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->a = a;
+	rd->b = b;
+	rd->na = na;
+	rd->nb = nb;
+	if (n > 1 << 14)
+		return error("too many patches for a range-diff: %zu", n);
+	if (creation_factor < 0)
+		return error("creation factor must not be negative");
+
+	a2b = xmalloc((na + 1) * sizeof(int));
+	b2a = xmalloc((nb + 1) * sizeof(int));
+	for (i = 0; i < na; i++)
+		a2b[i] = -1;
+	for (j = 0; j < nb; j++)
+		b2a[j] = -1;
+
+	/*
+	 * Identical diffs pair first.  Among several equal candidates git
+	 * (whose hash map puts the newest entry first) takes the last.
+	 */
+	for (j = 0; j < nb; j++)
+		for (i = na; i-- > 0;)
+			if (a2b[i] < 0 && same_diff(&a[i], &b[j])) {
+				a2b[i] = (int)j;
+				b2a[j] = (int)i;
+				break;
+			}
+
+	/*
+	 * Columns are the first list plus one "dropped" slot per patch of
+	 * the second; rows the second list plus one "added" slot per
+	 * patch of the first.
+	 */
+	cost = xmalloc((n ? n * n : 1) * sizeof(int));
+	for (i = 0; i < na; i++) {
+		int c;
+
+		for (j = 0; j < nb; j++) {
+			if (a2b[i] == (int)j)
+				c = 0;
+			else if (a2b[i] < 0 && b2a[j] < 0)
+				c = rangediff_diffsize(a[i].text + a[i].diff_offset,
+						       a[i].len - a[i].diff_offset,
+						       b[j].text + b[j].diff_offset,
+						       b[j].len - b[j].diff_offset);
+			else
+				c = LSA_COST_MAX;
+			cost[i + n * j] = c;
+		}
+		c = a2b[i] < 0 ? creation_cost(a[i].diffsize, creation_factor) :
+		    LSA_COST_MAX;
+		for (j = nb; j < n; j++)
+			cost[i + n * j] = c;
+	}
+	for (j = 0; j < nb; j++) {
+		int c = b2a[j] < 0 ?
+			creation_cost(b[j].diffsize, creation_factor) :
+			LSA_COST_MAX;
+
+		for (i = na; i < n; i++)
+			cost[i + n * j] = c;
+	}
+	for (i = na; i < n; i++)
+		for (j = nb; j < n; j++)
+			cost[i + n * j] = 0;
+
+	col2row = xmalloc((n + 1) * sizeof(int));
+	row2col = xmalloc((n + 1) * sizeof(int));
+	r = lsa_solve((int)n, cost, col2row, row2col, LSA_GIT_COMPAT);
+	if (!r) {
+		for (i = 0; i < na; i++)
+			if (col2row[i] >= 0 && (size_t)col2row[i] < nb) {
+				a2b[i] = col2row[i];
+				b2a[col2row[i]] = (int)i;
+			}
+		order_pairs(rd, a2b, b2a);
+	}
+	free(cost);
+	free(col2row);
+	free(row2col);
+	free(a2b);
+	free(b2a);
+	return r;
+}
+
+void rangediff_release(struct rangediff *rd)
+{
+	free(rd->pairs);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/*
+ * The function line range-diff shows in a hunk header of the diff of
+ * two texts: " ## X ##" gives X, "@@ X" (after at most one other
+ * character) gives X.
+ */
+static size_t section_name(const char *line, size_t len, const char **name)
+{
+	size_t start;
+
+	if (len >= 7 && !memcmp(line, " ## ", 4) &&
+	    !memcmp(line + len - 3, " ##", 3)) {
+		start = 4;
+		len -= 3;
+	} else if (len >= 4 && !memcmp(line + 1, "@@ ", 3)) {
+		start = 4;
+	} else if (len >= 3 && !memcmp(line, "@@ ", 3)) {
+		start = 3;
+	} else {
+		return 0;
+	}
+	*name = line + start;
+	len -= start;
+	if (len > FUNCNAME_MAX)
+		len = FUNCNAME_MAX;
+	while (len && isspace((unsigned char)(*name)[len - 1]))
+		len--;
+	return len;
+}
+
+/* Line starts of a text: lines[k] is where line k (from 0) starts. */
+static size_t *line_index(const char *text, size_t len, size_t *nr)
+{
+	size_t alloc = 64, n = 0, i;
+	size_t *lines = xmalloc(alloc * sizeof(*lines));
+
+	for (i = 0; i < len; i++) {
+		if (i == 0 || text[i - 1] == '\n') {
+			ALLOC_GROW(lines, n, alloc);
+			lines[n++] = i;
+		}
+	}
+	ALLOC_GROW(lines, n, alloc);
+	lines[n] = len;
+	*nr = n;
+	return lines;
+}
+
+/* The diff of two patch texts, as range-diff shows it under a '!'. */
+static int print_patch_diff(const struct rangediff_patch *x,
+			    const struct rangediff_patch *y,
+			    struct strbuf *out)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_patch *patch = NULL;
+	size_t h, nr_hunks, nr_lines, *lines;
+
+	opts.context_lines = 3;
+	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
+	if (git_patch_from_buffers(&patch, x->text, x->len, "a", y->text,
+				   y->len, "b", &opts) < 0)
+		return error_git("cannot diff %s and %s", x->label, y->label);
+	lines = line_index(x->text, x->len, &nr_lines);
+	nr_hunks = git_patch_num_hunks(patch);
+	for (h = 0; h < nr_hunks; h++) {
+		const git_diff_hunk *hunk;
+		const char *name = NULL;
+		size_t k, count, namelen = 0;
+		long first, l;
+
+		if (git_patch_get_hunk(&hunk, &count, patch, h) < 0)
+			goto fail;
+		first = hunk->old_lines ? hunk->old_start - 1 : hunk->old_start;
+		for (l = first - 1; l >= 0 && !namelen; l--)
+			if ((size_t)l < nr_lines)
+				namelen = section_name(x->text + lines[l],
+						       lines[l + 1] - lines[l] - 1,
+						       &name);
+		strbuf_addstr(out, "    @@");
+		if (namelen) {
+			strbuf_addch(out, ' ');
+			strbuf_add(out, name, namelen);
+		}
+		strbuf_addch(out, '\n');
+		for (k = 0; k < count; k++) {
+			const git_diff_line *line;
+			size_t len;
+
+			if (git_patch_get_line_in_hunk(&line, patch, h, k) < 0)
+				goto fail;
+			if (line->origin != GIT_DIFF_LINE_CONTEXT &&
+			    line->origin != GIT_DIFF_LINE_ADDITION &&
+			    line->origin != GIT_DIFF_LINE_DELETION)
+				continue;
+			len = line->content_len;
+			if (len && line->content[len - 1] == '\n')
+				len--;
+			strbuf_addstr(out, "    ");
+			strbuf_addch(out, line->origin);
+			strbuf_add(out, line->content, len);
+			strbuf_addch(out, '\n');
+		}
+	}
+	free(lines);
+	git_patch_free(patch);
+	return 0;
+fail:
+	free(lines);
+	git_patch_free(patch);
+	return error_git("cannot read the diff of %s and %s", x->label,
+			 y->label);
+}
+
+static int decimal_width(size_t n)
+{
+	int w = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		w++;
+	}
+	return w;
+}
+
+int rangediff_print(const struct rangediff *rd, unsigned flags,
+		    struct strbuf *out)
+{
+	int width = decimal_width(1 + (rd->na > rd->nb ? rd->na : rd->nb));
+	struct strbuf dashes = STRBUF_INIT;
+	size_t k;
+	int r = 0;
+
+	for (k = 0; k < rd->nr_pairs && !r; k++) {
+		const struct rangediff_pair *pr = &rd->pairs[k];
+		const struct rangediff_patch *x = pr->a >= 0 ? &rd->a[pr->a] : NULL;
+		const struct rangediff_patch *y = pr->b >= 0 ? &rd->b[pr->b] : NULL;
+
+		if (!dashes.len)
+			strbuf_addchars(&dashes, '-',
+					strlen(x ? x->label : y->label));
+		if (x)
+			strbuf_addf(out, "%*d:  %s ", width, pr->a + 1,
+				    x->label);
+		else
+			strbuf_addf(out, "%*s:  %s ", width, "-", dashes.buf);
+		strbuf_addch(out, pr->status);
+		if (y)
+			strbuf_addf(out, " %*d:  %s", width, pr->b + 1,
+				    y->label);
+		else
+			strbuf_addf(out, " %*s:  %s", width, "-", dashes.buf);
+		strbuf_addf(out, " %s\n", x ? x->subject : y->subject);
+		if (pr->status == '!' && !(flags & RANGEDIFF_NO_PATCH))
+			r = print_patch_diff(x, y, out);
+	}
+	strbuf_release(&dashes);
+	return r;
+}
