@@ -4,6 +4,7 @@
  * of a series (without versions: the one before the latest against the
  * latest).
  */
+#include "series/import.h"
 #include "series/rangediff.h"
 #include "series/store.h"
 #include "tools/lib/command.h"
@@ -15,11 +16,182 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const usage[] = {
 	"respin diff <name> [<vA> <vB>] [--creation-factor <n>] [-s] [--json]",
+	"respin diff <mail-a> <mail-b>   (two versions straight from mail)",
+	"respin diff <mail>              (its last two versions)",
 	NULL
 };
+
+static void free_patches(struct rangediff_patch *p, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		rangediff_patch_release(&p[i]);
+	free(p);
+}
+
+/* Range-diff texts from patches read from mail (no repository needed). */
+static int patches_from_mail(struct mail_patch *mps, size_t nr,
+			     struct rangediff_patch **out, size_t *nout,
+			     const char *what)
+{
+	struct rangediff_patch *p = xcalloc(nr ? nr : 1, sizeof(*p));
+	struct strbuf author = STRBUF_INIT;
+	size_t i;
+	int r = 0;
+
+	*out = p;
+	*nout = 0;
+	for (i = 0; i < nr && !r; i++) {
+		git_diff *diff = NULL;
+		git_oid pid;
+		char label[16];
+
+		if (git_diff_from_buffer(&diff, mps[i].diff,
+					 strlen(mps[i].diff)) < 0) {
+			r = error_git("%s: cannot read the diff of patch %zu "
+				      "<%s>", what, i + 1, mps[i].message_id ?
+				      mps[i].message_id : "?");
+			break;
+		}
+		/* no commit: label the patch by its patch-id */
+		if (git_diff_patchid(&pid, diff, NULL) < 0)
+			memset(&pid, 0, sizeof(pid));
+		git_oid_tostr(label, 8, &pid);
+		strbuf_reset(&author);
+		strbuf_addf(&author, "%s <%s>", mps[i].author_name,
+			    mps[i].author_email);
+		r = rangediff_patch_build(&p[i], label, author.buf,
+					  mps[i].message, diff);
+		git_diff_free(diff);
+		*nout = i + 1;
+	}
+	strbuf_release(&author);
+	return r;
+}
+
+static void free_mail_patches(struct mail_patch *mps, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		mail_patch_release(&mps[i]);
+	free(mps);
+}
+
+/* The patches of version vi of a mailset, as mail_patch. */
+static int mailset_version_patches(struct mailset *ms, long vi,
+				   struct mail_patch **out, size_t *nr)
+{
+	struct ms_version *v = &ms->versions[vi];
+	struct mail_patch *mps = xcalloc((size_t)v->total, sizeof(*mps));
+	long k;
+	int r = mailset_load(ms, vi);
+
+	for (k = 0; k < v->total && !r; k++)
+		r = mail_patch_from_mailset(ms, vi, k, &mps[k]);
+	if (r < 0) {
+		free_mail_patches(mps, (size_t)v->total);
+		return r;
+	}
+	*out = mps;
+	*nr = (size_t)v->total;
+	return 0;
+}
+
+/* Opens a mail source and groups it; the one series it must hold. */
+static int open_mail(git_repository *repo, const char *spec,
+		     struct mail_source **src, struct mailset *ms, long *series)
+{
+	int r;
+
+	mailset_init(ms, NULL);
+	r = mailset_source_open(repo, spec, 0, src);
+	if (r < 0)
+		return r;
+	ms->src = *src;
+	r = mailset_scan(ms);
+	if (!r)
+		r = mailset_group(ms, MAILSET_PATCH_IDS, NULL);
+	if (r < 0)
+		return r;
+	if (ms->nr_series != 1)
+		return error("%s holds %zu patch series; respin diff wants "
+			     "one", mail_source_describe(*src),
+			     ms->nr_series);
+	*series = 0;
+	return 0;
+}
+
+static int is_mail_source(const char *arg)
+{
+	return !access(arg, R_OK) || !strncmp(arg, "lore:", 5) ||
+	       !strncmp(arg, "notmuch:", 8) || !strcmp(arg, "-");
+}
+
+/* respin diff A.mbox B.mbox, or respin diff ALL.mbox */
+static int diff_mail(git_repository *repo, int argc, const char **argv,
+		     int creation_factor, unsigned flags, struct strbuf *out)
+{
+	struct mail_source *src[2] = { NULL, NULL };
+	struct mailset ms[2];
+	struct mail_patch *mp[2] = { NULL, NULL };
+	size_t nmp[2] = { 0, 0 }, nrd[2] = { 0, 0 };
+	struct rangediff_patch *rp[2] = { NULL, NULL };
+	struct rangediff rd = { 0 };
+	long series[2], vi[2];
+	int k, r;
+
+	memset(ms, 0, sizeof(ms));
+	r = open_mail(repo, argv[0], &src[0], &ms[0], &series[0]);
+	if (!r && argc == 2)
+		r = open_mail(repo, argv[1], &src[1], &ms[1], &series[1]);
+	if (r < 0)
+		goto out;
+	if (argc == 2) {
+		vi[0] = ms[0].series[0].versions[ms[0].series[0].nr - 1];
+		vi[1] = ms[1].series[0].versions[ms[1].series[0].nr - 1];
+	} else {
+		struct ms_series *s = &ms[0].series[0];
+
+		if (s->nr < 2) {
+			r = error("%s holds one version of \"%s\"; give two "
+				  "mailboxes", mail_source_describe(src[0]),
+				  s->title);
+			goto out;
+		}
+		vi[0] = s->versions[s->nr - 2];
+		vi[1] = s->versions[s->nr - 1];
+	}
+	for (k = 0; k < 2 && !r; k++) {
+		struct mailset *m = argc == 2 ? &ms[k] : &ms[0];
+
+		r = mailset_version_patches(m, vi[k], &mp[k], &nmp[k]);
+		if (!r)
+			r = patches_from_mail(mp[k], nmp[k], &rp[k], &nrd[k],
+					      mail_source_describe(argc == 2 ?
+							src[k] : src[0]));
+	}
+	if (!r)
+		r = rangediff_compute(rp[0], nrd[0], rp[1], nrd[1],
+				      creation_factor, &rd);
+	if (!r)
+		r = rangediff_print(&rd, flags, out);
+out:
+	rangediff_release(&rd);
+	for (k = 0; k < 2; k++) {
+		free_patches(rp[k], nrd[k]);
+		free_mail_patches(mp[k], nmp[k]);
+		if (ms[k].msgs || ms[k].src)
+			mailset_release(&ms[k]);
+		mail_source_free(src[k]);
+	}
+	return r;
+}
 
 /* Builds the range-diff texts of every patch of a version. */
 static int load_patches(git_repository *repo, const git_mailmap *mailmap,
@@ -32,11 +204,18 @@ static int load_patches(git_repository *repo, const git_mailmap *mailmap,
 	*out = NULL;
 	*nr = 0;
 	for (i = 0; i < v->nr_patches; i++)
-		if (git_oid_is_zero(&v->patches[i].commit))
-			return error("v%d of %s has patches without commits "
-				     "(known only from mail); respin diff "
-				     "needs commits for now", v->number,
-				     s->name);
+		if (git_oid_is_zero(&v->patches[i].commit)) {
+			/* known from mail only: its stored mail */
+			struct mail_patch *mps;
+			size_t nmp;
+			int r = import_stored_patches(repo, s, v, &mps, &nmp);
+
+			if (r < 0)
+				return r;
+			r = patches_from_mail(mps, nmp, out, nr, s->name);
+			free_mail_patches(mps, nmp);
+			return r;
+		}
 	p = xcalloc(v->nr_patches ? v->nr_patches : 1, sizeof(*p));
 	*out = p;
 	for (i = 0; i < v->nr_patches; i++) {
@@ -55,15 +234,6 @@ static int load_patches(git_repository *repo, const git_mailmap *mailmap,
 			return r;
 	}
 	return 0;
-}
-
-static void free_patches(struct rangediff_patch *p, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		rangediff_patch_release(&p[i]);
-	free(p);
 }
 
 static void patch_json(struct json *j, const char *side,
@@ -172,6 +342,39 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	if (n == 0)
 		return command_usage_error(opts, usage,
 					   "which series? give NAME [vA vB]");
+	if (creation_factor < 0)
+		return command_usage_error(opts, usage,
+					   "--creation-factor must be 0 or more");
+	if ((n == 2 || (n == 1 && !ctx->repo)) && is_mail_source(argv[0]) &&
+	    (n == 1 || is_mail_source(argv[1]))) {
+		r = diff_mail(ctx->repo, n, argv, creation_factor,
+			      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
+		if (!r)
+			fwrite(out.buf, 1, out.len, stdout);
+		strbuf_release(&out);
+		return r < 0 ? error_report(r) : 0;
+	}
+	if (n == 1 && access(argv[0], R_OK) == 0 && !strchr(argv[0], '@')) {
+		struct series probe;
+
+		/* a file, not a series name: its last two versions */
+		if (series_load(ctx->repo, argv[0], &probe, SERIES_LOAD_LATEST) ==
+		    RESPIN_ENOTFOUND) {
+			series_release(&probe);
+			error_clear();
+			r = diff_mail(ctx->repo, 1, argv, creation_factor,
+				      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
+			if (!r)
+				fwrite(out.buf, 1, out.len, stdout);
+			strbuf_release(&out);
+			return r < 0 ? error_report(r) : 0;
+		}
+		series_release(&probe);
+		error_clear();
+	}
+	if (!ctx->repo)
+		return error_report(error("not a git repository, and '%s' is "
+					  "not mail to compare", argv[0]));
 	if (n == 2)
 		return command_usage_error(opts, usage,
 					   "give two versions, or none");

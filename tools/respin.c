@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	  "how each series stands against its base as it is now" },
 	{ "show", cmd_show, NEED_REPO,
 	  "show one version of a series: base, patches, source" },
-	{ "diff", cmd_diff, NEED_REPO,
+	{ "diff", cmd_diff, WANT_REPO,
 	  "range-diff between two versions of a series" },
 	{ "thread", cmd_thread, WANT_REPO,
 	  "what is in a thread or mailbox: series, versions, trailers" },

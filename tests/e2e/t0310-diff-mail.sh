@@ -1,0 +1,69 @@
+#!/bin/sh
+# respin diff straight from mail: no repository, no base tree.
+. "$(dirname "$0")/lib.sh"
+
+MAIL="$SHARED_DIR/data/mail"
+
+# Two versions in a repository, formatted as mail.
+git init -q repo && cd repo
+mkdir mm
+for f in a b c; do seq 1 40 | sed "s/^/$f line /" >mm/$f.c; done
+git add mm && git commit -qm base && git branch mm-unstable
+for f in a b c; do
+	tick; sed -i "s/^$f line 10$/$f line 10 changed/" mm/$f.c
+	git commit -qam "mm: change $f" -m "Why $f." -m "Signed-off-by: A U Thor <author@example.org>"
+done
+respin track s --base mm-unstable >/dev/null
+respin format s --stdout >"$TRASH/v1.mbox"
+# v2: c first, b edited, a dropped, d added
+git checkout -q -b v2 mm-unstable
+tick; sed -i "s/^c line 10$/c line 10 changed/" mm/c.c
+git commit -qam "mm: change c" -m "Why c." -m "Signed-off-by: A U Thor <author@example.org>"
+tick; sed -i "s/^b line 10$/b line 10 changed again/" mm/b.c
+git commit -qam "mm: change b" -m "Why b, reworded." -m "Signed-off-by: A U Thor <author@example.org>"
+tick; seq 1 5 >mm/d.c && git add mm/d.c
+git commit -qm "mm: add d" -m "Signed-off-by: A U Thor <author@example.org>"
+respin track s >/dev/null
+respin format s --stdout >"$TRASH/v2.mbox"
+respin diff -s s v1 v2 | sed 's/[0-9a-f]\{7,\}/X/g; s/-------/X/g' >"$TRASH/from-git"
+cd "$TRASH"
+
+test_expect_success 'two mailboxes pair as the recorded versions do (no repository)' '
+	respin diff -s v1.mbox v2.mbox >out 2>err && cat out err &&
+	sed "s/[0-9a-f]\{7,\}/X/g; s/-------/X/g" out >got &&
+	check_same from-git got &&
+	grep_q "< -:  ------- mm: change a$" out &&
+	grep_q "^-:  ------- > 3:  [0-9a-f]* mm: add d$" out
+'
+
+test_expect_success 'the diff of diffs is shown for changed patches' '
+	respin diff v1.mbox v2.mbox >out &&
+	grep_q "^    -    Why b.$" out && grep_q "^    +    Why b, reworded.$" out
+'
+
+test_expect_success 'one mailbox with several versions: its last two' '
+	cat "$MAIL"/spinlock-oops/v*.mbox >spin.mbox &&
+	respin diff -s spin.mbox >out && cat out &&
+	grep_q "^1:  [0-9a-f]* ! 1:  [0-9a-f]* powerpc/spinlocks: Refactor SHARED_PROCESSOR$" out &&
+	grep_q "^2:  \([0-9a-f]*\) = 2:  \1 powerpc/spinlocks: Rename SPLPAR-only spinlocks$" out
+'
+
+test_expect_success 'versions recorded from mail only diff too' '
+	git init -q m && cd m &&
+	respin import s ../spin.mbox --mail-only --all >/dev/null &&
+	respin diff -s s v3 v4 >out && cat out &&
+	grep_q "^3:  [0-9a-f]* = 3:  [0-9a-f]* powerpc/spinlocks: Fix oops in shared-processor spinlocks$" out
+'
+
+test_expect_code 128 'a mailbox with two series' '
+	cat "$MAIL"/lru_gen-batch/v1.mbox spin.mbox >two.mbox &&
+	respin diff two.mbox v1.mbox 2>err; rc=$?; cat err;
+	grep -q "holds 2 patch series" err || rc=9; exit $rc
+'
+
+test_expect_code 128 'one version alone is not enough' '
+	respin diff "$MAIL"/lru_gen-batch/v1.mbox 2>err; rc=$?; cat err;
+	grep -q "holds one version" err || rc=9; exit $rc
+'
+
+test_done
