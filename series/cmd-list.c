@@ -17,45 +17,26 @@ static const char *const usage[] = {
 	NULL
 };
 
-struct list_state {
-	git_repository *repo;
-	struct json *json;
-	struct strbuf *out;
-};
-
-static int list_one(const char *name, void *data)
+/* A summary from an older respin's commit: load the series instead. */
+static int fill_summary(git_repository *repo, struct series_summary *sm)
 {
-	struct list_state *st = data;
 	struct series s;
 	struct series_version *v;
 	int r;
 
-	r = series_load(st->repo, name, &s, SERIES_LOAD_LATEST);
+	r = series_load(repo, sm->name, &s, SERIES_LOAD_LATEST);
 	if (r < 0) {
 		series_release(&s);
 		return r;
 	}
 	v = series_latest(&s);
-	if (st->json) {
-		struct json *j = st->json;
-
-		json_object_begin(j);
-		json_string_member(j, "name", s.name);
-		json_string_member(j, "change_id", s.change_id);
-		json_string_member(j, "base_ref", s.base_ref);
-		json_int_member(j, "latest_version", v ? v->number : 0);
-		json_int_member(j, "versions", (int64_t)s.nr_versions);
-		json_int_member(j, "patches", v ? (int64_t)v->nr_patches : 0);
-		json_int_member(j, "updated", s.updated);
-		json_object_end(j);
-	} else {
-		strbuf_addf(st->out, "%-24s v%-3d %3zu patch%s  %-20s %s\n",
-			    s.name, v ? v->number : 0,
-			    v ? v->nr_patches : 0,
-			    v && v->nr_patches == 1 ? "  " : "es",
-			    s.base_ref ? repo_ref_short(s.base_ref) : "-",
-			    repo_date(s.updated));
-	}
+	sm->latest = v ? v->number : 0;
+	sm->versions = (int)s.nr_versions;
+	sm->patches = v ? v->nr_patches : 0;
+	free(sm->base_ref);
+	sm->base_ref = s.base_ref ? xstrdup(s.base_ref) : NULL;
+	free(sm->change_id);
+	sm->change_id = s.change_id ? xstrdup(s.change_id) : NULL;
 	series_release(&s);
 	return 0;
 }
@@ -68,23 +49,48 @@ int cmd_list(int argc, const char **argv, struct command_context *ctx)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct series_summary *l;
+	size_t nr, i;
 	struct json j;
-	struct list_state st = { ctx->repo, NULL, &out };
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
 		return exit_code;
 	if (n)
 		return command_usage_error(opts, usage, "too many arguments");
+	r = series_summaries(ctx->repo, &l, &nr);
+	if (r < 0)
+		return error_report(r);
 	if (json) {
 		json_init(&j, &out, 1);
-		st.json = &j;
 		json_array_begin(&j);
 	}
-	r = series_foreach_name(ctx->repo, list_one, &st);
-	if (r < 0) {
-		strbuf_release(&out);
-		return error_report(r);
+	for (i = 0; i < nr; i++) {
+		struct series_summary *sm = &l[i];
+
+		if ((!sm->latest || sm->patches == (size_t)-1) &&
+		    (r = fill_summary(ctx->repo, sm)) < 0) {
+			series_summaries_free(l, nr);
+			strbuf_release(&out);
+			return error_report(r);
+		}
+		if (json) {
+			json_object_begin(&j);
+			json_string_member(&j, "name", sm->name);
+			json_string_member(&j, "change_id", sm->change_id);
+			json_string_member(&j, "base_ref", sm->base_ref);
+			json_int_member(&j, "latest_version", sm->latest);
+			json_int_member(&j, "versions", sm->versions);
+			json_int_member(&j, "patches", (int64_t)sm->patches);
+			json_int_member(&j, "updated", sm->updated);
+			json_object_end(&j);
+		} else {
+			strbuf_addf(&out, "%-24s v%-3d %3zu patch%s  %-20s %s\n",
+				    sm->name, sm->latest, sm->patches,
+				    sm->patches == 1 ? "  " : "es",
+				    sm->base_ref ? repo_ref_short(sm->base_ref) :
+				    "-", repo_date(sm->updated));
+		}
 	}
 	if (json) {
 		json_array_end(&j);
@@ -92,5 +98,6 @@ int cmd_list(int argc, const char **argv, struct command_context *ctx)
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
+	series_summaries_free(l, nr);
 	return 0;
 }

@@ -496,6 +496,94 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void series_summaries_free(struct series_summary *l, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(l[i].name);
+		free(l[i].base_ref);
+		free(l[i].change_id);
+	}
+	free(l);
+}
+
+static int cmp_summary(const void *a, const void *b)
+{
+	return strcmp(((const struct series_summary *)a)->name,
+		      ((const struct series_summary *)b)->name);
+}
+
+static int summary_line(const char *key, size_t klen, const char *val,
+			size_t vlen, const char *line, size_t llen, void *data)
+{
+	struct series_summary *sm = data;
+
+	if (key_is(key, klen, "Latest:"))
+		sm->latest = atoi(val);
+	else if (key_is(key, klen, "Versions:"))
+		sm->versions = atoi(val);
+	else if (key_is(key, klen, "Patches:"))
+		sm->patches = (size_t)strtoul(val, NULL, 10);
+	else if (key_is(key, klen, "Base-Ref:"))
+		sm->base_ref = xstrndup(val, vlen);
+	else if (key_is(key, klen, "Change-Id:"))
+		sm->change_id = xstrndup(val, vlen);
+	return 0;
+}
+
+int series_summaries(git_repository *repo, struct series_summary **out,
+		     size_t *nr)
+{
+	git_reference_iterator *it;
+	git_reference *ref;
+	struct series_summary *l = NULL;
+	size_t n = 0, alloc = 0, i;
+	int r;
+
+	*out = NULL;
+	*nr = 0;
+	if (git_reference_iterator_glob_new(&it, repo,
+					    SERIES_REF_PREFIX "*") < 0)
+		return error_git("cannot list %s", SERIES_REF_PREFIX);
+	while (!(r = git_reference_next(&ref, it))) {
+		const git_oid *target = git_reference_target(ref);
+
+		if (target) {
+			ALLOC_GROW(l, n, alloc);
+			memset(&l[n], 0, sizeof(l[n]));
+			l[n].name = xstrdup(git_reference_name(ref) +
+					    strlen(SERIES_REF_PREFIX));
+			l[n].patches = (size_t)-1;	/* not said */
+			git_oid_cpy(&l[n].meta, target);
+			n++;
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	if (r != GIT_ITEROVER) {
+		series_summaries_free(l, n);
+		return error_git("cannot list %s", SERIES_REF_PREFIX);
+	}
+	qsort(l, n, sizeof(*l), cmp_summary);
+	for (i = 0; i < n; i++) {
+		git_commit *c = NULL;
+		const char *msg;
+
+		if (git_commit_lookup(&c, repo, &l[i].meta) < 0) {
+			series_summaries_free(l, n);
+			return error_git("cannot read series '%s'", l[i].name);
+		}
+		l[i].updated = git_commit_time(c);
+		msg = git_commit_message(c);
+		each_line(msg, strlen(msg), summary_line, &l[i]);
+		git_commit_free(c);
+	}
+	*out = l;
+	*nr = n;
+	return 0;
+}
+
 int series_foreach_name(git_repository *repo,
 			int (*fn)(const char *name, void *data), void *data)
 {
@@ -683,7 +771,24 @@ int series_save_many(git_repository *repo, struct series *s,
 		}
 		nparents++;
 	}
-	if (git_commit_create(&commit_oid, repo, NULL, sig, sig, NULL, message,
+	/* the summary "respin list" reads without opening the tree */
+	strbuf_reset(&buf);
+	strbuf_addstr(&buf, message);
+	strbuf_rtrim(&buf);
+	strbuf_addf(&buf, "\n\nSeries: %s\n", s->name);
+	if (s->nr_versions) {
+		struct series_version *lv = series_latest(s);
+
+		strbuf_addf(&buf, "Latest: %d\nVersions: %zu\n", lv->number,
+			    s->nr_versions);
+		if (lv->loaded)
+			strbuf_addf(&buf, "Patches: %zu\n", lv->nr_patches);
+	}
+	if (s->base_ref)
+		strbuf_addf(&buf, "Base-Ref: %s\n", s->base_ref);
+	if (s->change_id)
+		strbuf_addf(&buf, "Change-Id: %s\n", s->change_id);
+	if (git_commit_create(&commit_oid, repo, NULL, sig, sig, NULL, buf.buf,
 			      tree, nparents,
 			      (const git_commit **)parents) < 0) {
 		error_git("cannot write the series commit");

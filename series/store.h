@@ -92,6 +92,27 @@ int series_version_ensure(git_repository *repo, struct series *s,
 void series_init(struct series *s, const char *name);
 void series_release(struct series *s);
 
+/*
+ * What "respin list" shows, read from the metadata commit's message
+ * alone (series_save writes it there with the tree, so it is as
+ * current): one object a series.
+ */
+struct series_summary {
+	char *name;
+	git_oid meta;
+	int64_t updated;
+	int latest;		/* 0 when the commit has no summary */
+	int versions;
+	size_t patches;		/* (size_t)-1 when the commit does not say */
+	char *base_ref;
+	char *change_id;
+};
+
+/* Every series' summary, sorted by name; free with series_summaries_free. */
+int series_summaries(git_repository *repo, struct series_summary **out,
+		     size_t *nr);
+void series_summaries_free(struct series_summary *l, size_t nr);
+
 /* Calls fn for every series name, sorted; stops on a nonzero return. */
 int series_foreach_name(git_repository *repo,
 			int (*fn)(const char *name, void *data), void *data);
