@@ -5,7 +5,9 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 BUILD ?= build
 PREFIX ?= /usr/local
-PKGS = libgit2 gmime-3.0 sqlite3 libcurl zlib
+PKGS = libgit2 gmime-3.0 sqlite3 zlib
+# libcurl and libnotmuch: headers only, loaded on first use (tools/lib/dl.h)
+CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
 
 WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 ifeq ($(SAN),1)
@@ -13,9 +15,9 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) -I. $(PKG_CFLAGS) -MMD -MP
-ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) -I. $(PKG_CFLAGS) $(CURL_CFLAGS) -MMD -MP
+ALL_LDFLAGS = -Wl,-O1 -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
 # Every .c in these folders goes into the program (dependencies run one
@@ -38,14 +40,16 @@ PROGRAMS = $(BUILD)/respin $(BUILD)/git-respin
 all: $(PROGRAMS) $(MANS)
 
 $(BUILD)/respin: $(MAIN_OBJ) $(BUILD)/librespin.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/git-respin: $(BUILD)/respin
 	ln -f $< $@
 
 $(BUILD)/librespin.a: $(LIB_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	@rm -f $@
+	@echo "  AR      $@"
+	@ar rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -54,11 +58,13 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/librespin.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librespin.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
 
 $(BUILD)/man/man1/%.1: docs/%.md tools/md2man.sh
 	@mkdir -p $(dir $@)

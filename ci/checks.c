@@ -136,6 +136,14 @@ static int config_entry(const git_config_entry *e, void *data)
 			strbuf_release(&cname);
 			return -1;
 		}
+	} else if (!strcasecmp(key, "mean")) {
+		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic")) {
+			st->err = error("%s: '%s' is not harmonic or "
+					"arithmetic", e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		c->harmonic = !strcasecmp(v, "harmonic");
 	} else if (!strcasecmp(key, "enabled")) {
 		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
 		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {

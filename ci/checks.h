@@ -15,6 +15,7 @@
  *		pattern = REGEX		(bench: first group is the value)
  *		higher = true|false	(bench: is a higher value better?)
  *		runs = MIN..MAX		(bench: adaptive repetitions)
+ *		mean = harmonic		(bench: a rate; default arithmetic)
  *		enabled = false		(switch a built-in off)
  *
  * Two are built in and work in any kernel tree: "checkpatch" (lint)
@@ -38,6 +39,7 @@ struct check {
 	char *metric;
 	char *pattern;
 	int higher;		/* bench: 1 higher is better, 0 lower */
+	int harmonic;		/* bench: a rate, summarised by Hmean */
 	int min_runs, max_runs;
 	int builtin;
 	char hash[41];		/* definition hash */

@@ -6,6 +6,7 @@
  * column a check.
  */
 #include "ci/engine.h"
+#include "ci/stats.h"
 #include "ci/warnings.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -29,6 +30,10 @@ struct cell {
 	struct warning_set warnings;	/* build: the set at this patch */
 	struct warning_set added;	/* build: new since the previous */
 	struct warning_set fixed;
+	double *samples;		/* bench */
+	size_t nr_samples;
+	struct stats_comparison cmp;	/* bench: against the base */
+	int have_cmp;
 };
 
 static void cell_release(struct cell *c)
@@ -38,6 +43,7 @@ static void cell_release(struct cell *c)
 	warning_set_release(&c->warnings);
 	warning_set_release(&c->added);
 	warning_set_release(&c->fixed);
+	free(c->samples);
 }
 
 static int load_cells(struct engine *e, struct cell *cells, size_t ncols)
@@ -62,9 +68,34 @@ static int load_cells(struct engine *e, struct cell *cells, size_t ncols)
 			if (r < 0)
 				return r;
 			cell->have = 1;
+			if (c->kind == CHECK_BENCH &&
+			    results_samples_get(e->rs, c->hash, cell->res.key,
+						&cell->samples,
+						&cell->nr_samples) < 0)
+				return -1;
 			if (c->kind == CHECK_BUILD)
 				warning_set_parse_lines(&cell->warnings,
 					cell->res.details ? cell->res.details : "");
+		}
+	}
+	/* benches: each patch against the base */
+	for (k = 0; k < ncols; k++) {
+		const struct check *c = &e->checks->items[k];
+		struct cell *base = &cells[k];
+
+		if (c->kind != CHECK_BENCH || !base->have)
+			continue;
+		for (i = 1; i <= n; i++) {
+			struct cell *cur = &cells[i * ncols + k];
+
+			if (cur->have && !stats_compare(base->samples,
+					base->nr_samples, cur->samples,
+					cur->nr_samples,
+					(c->higher ? STATS_HIGHER_IS_BETTER : 0) |
+					(c->harmonic ? STATS_HARMONIC : 0),
+					&cur->cmp))
+				cur->have_cmp = 1;
+			error_clear();
 		}
 	}
 	/* new warnings: at i and not at i-1 */
@@ -111,6 +142,19 @@ static void cell_text(struct strbuf *out, const struct check *c,
 			strbuf_addstr(out, "ok");
 		if (i && cell->fixed.nr)
 			strbuf_addf(out, " -%zu", cell->fixed.nr);
+		return;
+	}
+	if (c->kind == CHECK_BENCH) {
+		double mean = stats_mean(cell->samples, cell->nr_samples);
+
+		if (i == 0 || !cell->have_cmp) {
+			strbuf_addf(out, "%.2f (n=%zu)", mean, cell->nr_samples);
+			return;
+		}
+		strbuf_addf(out, "%+.1f%%%s (n=%zu)", cell->cmp.gain_pct,
+			    cell->cmp.significant ? " *" :
+			    cell->cmp.verdict == STATS_INCONCLUSIVE ? " ?" : "",
+			    cell->nr_samples);
 		return;
 	}
 	strbuf_addstr(out, cell->res.summary ? cell->res.summary :
@@ -207,6 +251,25 @@ static void json_table(struct engine *e, struct cell *cells, size_t ncols,
 			json_string_member(&j, "summary", cell->res.summary);
 			json_key(&j, "duration");
 			json_double(&j, cell->res.duration);
+			if (c->kind == CHECK_BENCH) {
+				size_t w;
+
+				json_key(&j, "samples");
+				json_array_begin(&j);
+				for (w = 0; w < cell->nr_samples; w++)
+					json_double(&j, cell->samples[w]);
+				json_array_end(&j);
+				if (cell->have_cmp) {
+					json_key(&j, "change_pct");
+					json_double(&j, cell->cmp.change_pct);
+					json_key(&j, "gain_pct");
+					json_double(&j, cell->cmp.gain_pct);
+					json_bool_member(&j, "significant",
+							 cell->cmp.significant);
+					json_string_member(&j, "verdict",
+						stats_verdict_name(cell->cmp.verdict));
+				}
+			}
 			if (c->kind == CHECK_BUILD) {
 				json_set(&j, "warnings", &cell->warnings);
 				json_set(&j, "new_warnings", &cell->added);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/engine.h"
+#include "ci/ktap.h"
 #include "ci/lint.h"
+#include "ci/stats.h"
 #include "ci/warnings.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
@@ -9,6 +11,7 @@
 #include "tools/lib/run.h"
 
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,6 +509,247 @@ static int run_command(struct engine *e, const struct check *c, size_t i,
 	return r;
 }
 
+
+static void ktap_cell(const struct ktap_result *kr, struct strbuf *out)
+{
+	const struct ktap_counts *k = &kr->counts;
+	int total = k->pass + k->fail + k->skip + k->todo + k->xfail +
+		    k->error + k->missing;
+
+	strbuf_addf(out, "%d/%d", k->pass + k->xfail, total);
+	if (k->fail + k->error + k->missing)
+		strbuf_addf(out, ", %d failed", k->fail + k->error + k->missing);
+	if (k->skip)
+		strbuf_addf(out, " (%d skip)", k->skip);
+}
+
+static int run_ktap(struct engine *e, const struct check *c, size_t i,
+		    const git_oid *tree, const char *key)
+{
+	struct ktap_result kr;
+	struct run_result res;
+	struct strbuf summary = STRBUF_INIT, details = STRBUF_INIT;
+	struct result out;
+	struct json j;
+	const char *status;
+	int r;
+
+	run_result_init(&res);
+	ktap_result_init(&kr);
+	r = run_configured(e, c->command, i, tree, c->timeout, NULL, 0, &res);
+	if (r < 0)
+		goto out;
+	r = ktap_parse(res.output.buf, res.output.len, &kr);
+	if (res.timed_out) {
+		status = "TIMEOUT";
+		strbuf_addstr(&summary, "timeout");
+	} else if (r == RESPIN_ENOTFOUND) {
+		status = "ERROR";
+		strbuf_addstr(&summary, "no KTAP");
+	} else if (kr.verdict == KTAP_VERDICT_PASS) {
+		status = "PASS";
+		ktap_cell(&kr, &summary);
+	} else if (kr.verdict == KTAP_VERDICT_FAIL) {
+		status = "FAIL";
+		ktap_cell(&kr, &summary);
+	} else {
+		status = "ERROR";
+		strbuf_addf(&summary, "ERROR: %s", kr.reason ? kr.reason :
+			    "broken KTAP");
+	}
+	r = 0;
+	if (strcmp(status, "PASS")) {
+		strbuf_addf(&e->report, "%s at %zu/%zu: %s: %s\n", c->name, i,
+			    e->v->nr_patches, status, kr.reason ? kr.reason :
+			    summary.buf);
+		if (!strcmp(status, "ERROR") || !strcmp(status, "TIMEOUT")) {
+			e->errors++;
+			run_tail_lines(&e->report, res.output.buf,
+				       res.output.len, 5);
+			strbuf_addch(&e->report, '\n');
+			goto out;
+		}
+		e->failed++;
+	}
+	json_init(&j, &details, 0);
+	ktap_result_to_json(&j, &kr, KTAP_JSON_LEAVES);
+	set_result(&out, c, key, status, summary.buf, res.seconds);
+	out.details = strbuf_detach(&details, NULL);
+	r = results_put(e->rs, &out, res.output.buf, res.output.len);
+	result_release(&out);
+out:
+	ktap_result_release(&kr);
+	run_result_release(&res);
+	strbuf_release(&summary);
+	strbuf_release(&details);
+	return r;
+}
+
+/* The metric of one bench run: "respin-metric: NAME VALUE" or pattern. */
+static int bench_metric(const struct check *c, const char *text, double *out)
+{
+	const char *p = text;
+
+	if (c->pattern) {
+		regex_t re;
+		regmatch_t m[2];
+		int r = -1;
+
+		if (regcomp(&re, c->pattern, REG_EXTENDED | REG_NEWLINE))
+			return error("bench '%s': the pattern '%s' is not a "
+				     "regular expression", c->name, c->pattern);
+		if (!regexec(&re, text, 2, m, 0) && m[1].rm_so >= 0) {
+			char *v = xstrndup(text + m[1].rm_so,
+					   (size_t)(m[1].rm_eo - m[1].rm_so));
+			char *end;
+
+			*out = strtod(v, &end);
+			r = end != v ? 0 : -1;
+			free(v);
+		}
+		regfree(&re);
+		return r;
+	}
+	while ((p = strstr(p, "respin-metric:"))) {
+		const char *q = p + 14;
+		size_t n = strlen(c->metric);
+		char *end;
+
+		p = q;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, c->metric, n) || (q[n] != ' ' && q[n] != '\t'))
+			continue;
+		*out = strtod(q + n, &end);
+		if (end != q + n)
+			return 0;
+	}
+	return -1;
+}
+
+static unsigned bench_flags(const struct check *c)
+{
+	return (c->higher ? STATS_HIGHER_IS_BETTER : 0) |
+	       (c->harmonic ? STATS_HARMONIC : 0);
+}
+
+static int bench_samples(struct engine *e, const struct check *c, size_t i,
+			 struct stats_samples *out)
+{
+	struct strbuf key = STRBUF_INIT;
+	double *v = NULL;
+	size_t n = 0, k;
+	int r = engine_key(e->repo, e->v, c, i, &key);
+
+	if (!r)
+		r = results_samples_get(e->rs, c->hash, key.buf, &v, &n);
+	for (k = 0; k < n; k++)
+		stats_samples_add(out, v[k]);
+	free(v);
+	strbuf_release(&key);
+	return r;
+}
+
+/* How many more runs position i of a bench needs (0: decided). */
+static int bench_more(struct engine *e, const struct check *c, size_t i)
+{
+	struct stats_samples base = STATS_SAMPLES_INIT, patch = STATS_SAMPLES_INIT;
+	int more = 0;
+
+	if (bench_samples(e, c, 0, &base) < 0 ||
+	    (i && bench_samples(e, c, i, &patch) < 0)) {
+		error_clear();
+		more = c->min_runs;
+	} else if (!i) {
+		more = base.nr < (size_t)c->min_runs ?
+		       c->min_runs - (int)base.nr : 0;
+	} else if (patch.nr < (size_t)c->min_runs) {
+		more = c->min_runs - (int)patch.nr;
+	} else if (patch.nr < (size_t)c->max_runs) {
+		more = stats_more_runs_needed(&base, &patch, bench_flags(c),
+					      c->min_runs, c->max_runs);
+		if (more > c->max_runs - (int)patch.nr)
+			more = c->max_runs - (int)patch.nr;
+	}
+	stats_samples_release(&base);
+	stats_samples_release(&patch);
+	return more;
+}
+
+static int run_bench(struct engine *e, const struct check *c, size_t i,
+		     const git_oid *tree, const char *key)
+{
+	struct strbuf log = STRBUF_INIT, summary = STRBUF_INIT;
+	struct run_result res;
+	struct result out;
+	double total = 0;
+	int more, r = 0, runs = 0;
+
+	while (r >= 0 && (more = bench_more(e, c, i)) > 0) {
+		double *vals = xcalloc((size_t)more, sizeof(*vals));
+		int k, got = 0;
+
+		for (k = 0; k < more; k++) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "run %d", runs + 1);
+			progress(e, i, c, what);
+			run_result_init(&res);
+			r = run_configured(e, c->command, i, tree, c->timeout,
+					   NULL, 0, &res);
+			if (r < 0) {
+				run_result_release(&res);
+				break;
+			}
+			runs++;
+			total += res.seconds;
+			strbuf_reset(&log);
+			strbuf_add(&log, res.output.buf, res.output.len);
+			if (res.timed_out || bench_metric(c, res.output.buf,
+							  &vals[got]) < 0) {
+				error_clear();
+				e->errors++;
+				strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: %s\n",
+					    c->name, i, e->v->nr_patches,
+					    res.timed_out ? "the run timed out" :
+					    "no metric in its output");
+				if (!res.timed_out) {
+					strbuf_addf(&e->report, "hint: print a "
+						    "line 'respin-metric: %s "
+						    "VALUE', or set respin.check."
+						    "%s.pattern\n", c->metric ?
+						    c->metric : "NAME", c->name);
+				}
+				run_result_release(&res);
+				free(vals);
+				strbuf_release(&log);
+				strbuf_release(&summary);
+				return 0;
+			}
+			got++;
+			run_result_release(&res);
+		}
+		if (got)
+			r = results_samples_add(e->rs, c->hash, key, vals,
+						(size_t)got);
+		free(vals);
+	}
+	if (r >= 0) {
+		struct stats_samples s = STATS_SAMPLES_INIT;
+
+		bench_samples(e, c, i, &s);
+		strbuf_addf(&summary, "n=%zu mean=%g", s.nr,
+			    stats_mean(s.v, s.nr));
+		set_result(&out, c, key, "PASS", summary.buf, total);
+		r = results_put(e->rs, &out, log.buf, log.len);
+		result_release(&out);
+		stats_samples_release(&s);
+	}
+	strbuf_release(&log);
+	strbuf_release(&summary);
+	return r;
+}
+
 /* Does check c need the tree of position i built first? */
 static int needs_build(const struct check *c)
 {
@@ -566,6 +810,11 @@ int engine_run(struct engine *e)
 			r = engine_key(e->repo, e->v, c, i, &key);
 			if (r < 0)
 				break;
+			if (c->kind == CHECK_BENCH && !bench_more(e, c, i)) {
+				e->reused++;
+				strbuf_release(&key);
+				continue;
+			}
 			if (c->kind != CHECK_BENCH &&
 			    !results_get(e->rs, c->hash, key.buf, &old)) {
 				e->reused++;
@@ -609,9 +858,12 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 	case CHECK_COMMAND:
 		r = run_command(e, c, i, tree, key);
 		break;
-	default:
-		r = error("check '%s': kind %s is not supported yet", c->name,
-			  check_kind_name(c->kind));
+	case CHECK_KTAP:
+		r = run_ktap(e, c, i, tree, key);
+		break;
+	case CHECK_BENCH:
+		r = run_bench(e, c, i, tree, key);
+		break;
 	}
 	if (!r)
 		e->ran++;

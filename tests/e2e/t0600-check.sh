@@ -91,6 +91,75 @@ test_expect_success 'the worktree and build dir are the series own' '
 	test -z "$(git status --porcelain --untracked-files=no)"
 '
 
+test_expect_success 'a ktap check: KTAP subtests per patch' '
+	git config respin.check.mm-selftests.kind ktap &&
+	git config respin.check.mm-selftests.command \
+		"make -s -C tools/testing/selftests/mm O=\$RESPIN_BUILD/selftests run_tests" &&
+	respin check k --only mm-selftests >out 2>err; cat out err;
+	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	respin results k --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		for my \$i (1..3) {
+			my \$c = \$d->{patches}[\$i]{results}{q(mm-selftests)};
+			exit 2 unless \$c->{status} eq q(PASS);
+			exit 3 unless \$c->{summary} =~ m{^\\d+/\\d+ \\(1 skip\\)\$};
+		}
+	" <r &&
+	respin results k --check mm-selftests --patch 2 >d && grep_q "^ok 1 " d
+'
+
+test_expect_code 1 'a failing subtest is a FAIL, whatever the exit code' '
+	git config respin.check.mm-fail.kind ktap &&
+	name=$(sed -n "s/^ok 1 \(.*\)/\1/p" d | head -n 1) &&
+	git config respin.check.mm-fail.command \
+		"KSFT_FIXTURE_FAIL=\"$name\" make -s -C tools/testing/selftests/mm O=\$RESPIN_BUILD/selftests run_tests; exit 0" &&
+	respin check k --only mm-fail --patch 1 >out 2>err; rc=$?; cat out err;
+	grep -q "^1 run, 0 reused, 1 failed$" out || rc=9;
+	grep -q "mm-fail at 1/3: FAIL" err || rc=9; exit $rc
+'
+
+cat >"$TRASH/bench.sh" <<'EOB'
+#!/bin/sh
+# ops: 100 on the base, 10% more once vmscan_extra() exists, a little noise
+base=100
+grep -q vmscan_extra mm/vmscan.c && base=110
+seed=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+awk -v b=$base -v s=$seed 'BEGIN { srand(s); printf "respin-metric: ops %.3f\n", b + (rand() - 0.5) }'
+EOB
+
+test_expect_success 'a bench: samples stored, patch 3 is better, significantly' '
+	git config respin.check.ops.kind bench &&
+	git config respin.check.ops.command "sh $TRASH/bench.sh" &&
+	git config respin.check.ops.metric ops &&
+	git config respin.check.ops.runs 5..12 &&
+	respin check k --only ops >out 2>err; cat out err;
+	grep_q "^4 run, 0 reused, 0 failed$" out &&
+	respin results k >t && cat t &&
+	grep_q "^ *3/3 .* +10\.[0-9]% \* (n=[0-9]*)" t &&
+	respin results k --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my \$p3 = \$d->{patches}[3]{results}{ops};
+		exit 2 unless \$p3->{significant} && \$p3->{verdict} eq q(better);
+		exit 3 unless @{\$p3->{samples}} >= 5;
+		exit 4 unless @{\$d->{patches}[0]{results}{ops}{samples}} >= 5;
+	" <r
+'
+
+test_expect_success 'a decided bench is not run again' '
+	respin check k --only ops >out; cat out;
+	grep_q "^0 run, 4 reused, 0 failed$" out
+'
+
+test_expect_code 1 'a bench whose output has no metric: ERROR naming the check' '
+	git config respin.check.nometric.kind bench &&
+	git config respin.check.nometric.command "echo hello" &&
+	git config respin.check.nometric.metric ops &&
+	respin check k --only nometric --patch 1 >out 2>err; rc=$?; cat out err;
+	git config --remove-section respin.check.nometric;
+	grep -q "nometric at 0/3: ERROR: no metric in its output" err || rc=9;
+	grep -q "respin-metric: ops VALUE" err || rc=9; exit $rc
+'
+
 test_expect_code 1 'a build that fails: FAIL with the last lines of the log' '
 	tick && echo "this is not C" >>mm/page_alloc.c &&
 	git commit -qam "mm: break the build" -m "Signed-off-by: A U Thor <author@example.org>" &&

@@ -3,11 +3,54 @@
 #include "error.h"
 #include "strbuf.h"
 
+/* no type-checking macros: the calls go through pointers */
+#define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "dl.h"
+
+/* libcurl is loaded on first use (see dl.h) through these pointers. */
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define CURL_FUNCS(X) \
+	X(curl_easy_cleanup) \
+	X(curl_easy_getinfo) \
+	X(curl_easy_init) \
+	X(curl_easy_perform) \
+	X(curl_easy_setopt) \
+	X(curl_easy_strerror) \
+	X(curl_global_init) \
+
+#define CURL_PTR(f) __typeof__(&f) f;
+static struct {
+	CURL_FUNCS(CURL_PTR)
+} cl;
+#undef CURL_PTR
+
+static int curl_load(void)
+{
+#define CURL_NAME(f) #f,
+#define CURL_ADDR(f) (void **)&cl.f,
+	static const char *const names[] = { CURL_FUNCS(CURL_NAME) };
+	void **const ptrs[] = { CURL_FUNCS(CURL_ADDR) };
+#undef CURL_NAME
+#undef CURL_ADDR
+
+	return dl_load("libcurl.so.4", "libcurl4", names, ptrs,
+		       sizeof(names) / sizeof(*names));
+}
+
+#define curl_easy_cleanup cl.curl_easy_cleanup
+#define curl_easy_getinfo cl.curl_easy_getinfo
+#define curl_easy_init cl.curl_easy_init
+#define curl_easy_perform cl.curl_easy_perform
+#define curl_easy_setopt cl.curl_easy_setopt
+#define curl_easy_strerror cl.curl_easy_strerror
+#define curl_global_init cl.curl_global_init
 
 #define HTTP_USER_AGENT "respin/0.1"
 
@@ -120,6 +163,8 @@ int http_get(const char *url, struct strbuf *out, long *status)
 	if (status)
 		*status = 0;
 	if (!curl_ready) {
+		if (curl_load() < 0)
+			return RESPIN_ERR;
 		if (curl_global_init(CURL_GLOBAL_DEFAULT))
 			return error("cannot initialise libcurl");
 		curl_ready = 1;

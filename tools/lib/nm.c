@@ -9,6 +9,74 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dl.h"
+
+/*
+ * libnotmuch is loaded on first use (see dl.h): the calls below go
+ * through these pointers, filled by nm_load().
+ */
+#define NM_FUNCS(X) \
+	X(notmuch_database_destroy) \
+	X(notmuch_database_open_with_config) \
+	X(notmuch_database_status_string) \
+	X(notmuch_filenames_destroy) \
+	X(notmuch_filenames_get) \
+	X(notmuch_filenames_move_to_next) \
+	X(notmuch_filenames_valid) \
+	X(notmuch_message_destroy) \
+	X(notmuch_message_get_filenames) \
+	X(notmuch_messages_get) \
+	X(notmuch_messages_move_to_next) \
+	X(notmuch_messages_valid) \
+	X(notmuch_query_create) \
+	X(notmuch_query_destroy) \
+	X(notmuch_query_search_messages) \
+	X(notmuch_query_set_sort) \
+	X(notmuch_status_to_string) \
+
+#define NM_PTR(f) __typeof__(&f) f;
+static struct {
+	int loaded;
+	NM_FUNCS(NM_PTR)
+} nm;
+#undef NM_PTR
+
+static int nm_load(void)
+{
+#define NM_NAME(f) #f,
+#define NM_ADDR(f) (void **)&nm.f,
+	static const char *const names[] = { NM_FUNCS(NM_NAME) };
+	void **const ptrs[] = { NM_FUNCS(NM_ADDR) };
+#undef NM_NAME
+#undef NM_ADDR
+
+	if (nm.loaded)
+		return 0;
+	if (dl_load("libnotmuch.so.5", "libnotmuch5", names, ptrs,
+		    sizeof(names) / sizeof(*names)) < 0)
+		return RESPIN_ERR;
+	nm.loaded = 1;
+	return 0;
+}
+
+#define notmuch_database_destroy nm.notmuch_database_destroy
+#define notmuch_database_open_with_config nm.notmuch_database_open_with_config
+#define notmuch_database_status_string nm.notmuch_database_status_string
+#define notmuch_filenames_destroy nm.notmuch_filenames_destroy
+#define notmuch_filenames_get nm.notmuch_filenames_get
+#define notmuch_filenames_move_to_next nm.notmuch_filenames_move_to_next
+#define notmuch_filenames_valid nm.notmuch_filenames_valid
+#define notmuch_message_destroy nm.notmuch_message_destroy
+#define notmuch_message_get_filenames nm.notmuch_message_get_filenames
+#define notmuch_messages_get nm.notmuch_messages_get
+#define notmuch_messages_move_to_next nm.notmuch_messages_move_to_next
+#define notmuch_messages_valid nm.notmuch_messages_valid
+#define notmuch_query_create nm.notmuch_query_create
+#define notmuch_query_destroy nm.notmuch_query_destroy
+#define notmuch_query_search_messages nm.notmuch_query_search_messages
+#define notmuch_query_set_sort nm.notmuch_query_set_sort
+#define notmuch_status_to_string nm.notmuch_status_to_string
+
 /*
  * ": MSG" from one of notmuch's messages, which may start with
  * "Error: " and run over several lines.
@@ -77,6 +145,8 @@ int nm_query_files(const char *db_path, const char *query,
 	notmuch_status_t st;
 	int ret;
 
+	if (nm_load() < 0)
+		return RESPIN_ERR;
 	ret = open_db(db_path, &db);
 	if (ret)
 		return ret;

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Benchmark statistics: means, spread, Student t intervals, Welch's
+ * test, and mmtests' rule for calling a change significant.
+ */
+#include "ci/stats.h"
+#include "tools/lib/error.h"
+#include "tools/lib/strbuf.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+void stats_samples_init(struct stats_samples *s)
+{
+	s->v = NULL;
+	s->nr = s->alloc = 0;
+}
+
+void stats_samples_add(struct stats_samples *s, double v)
+{
+	ALLOC_GROW(s->v, s->nr, s->alloc);
+	s->v[s->nr++] = v;
+}
+
+void stats_samples_release(struct stats_samples *s)
+{
+	free(s->v);
+	stats_samples_init(s);
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	return sum / n;
+}
+
+double stats_hmean(const double *x, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		sum += 1 / x[i];
+	}
+	return n / sum;
+}
+
+double stats_stddev(const double *x, size_t n)
+{
+	double mean, ss = 0;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	/* Two passes: the textbook one-pass formula cancels badly. */
+	mean = stats_mean(x, n);
+	for (i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return sqrt(ss / (n - 1));
+}
+
+double stats_cv(const double *x, size_t n)
+{
+	double mean = stats_mean(x, n);
+
+	if (n < 2 || mean == 0)
+		return NAN;
+	return stats_stddev(x, n) / fabs(mean);
+}
+
+/*
+ * The continued fraction for the incomplete beta function, evaluated
+ * from the front with the modified Lentz method.  Converges quickly
+ * for x < (a + 1) / (a + b + 2); the caller uses the symmetry
+ * I_x(a, b) = 1 - I_{1-x}(b, a) otherwise.
+ */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d, f;
+	int m;
+
+	d = 1 - (a + b) * x / (a + 1);
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	f = d;
+	for (m = 1; m <= 10000; m++) {
+		double num, step;
+
+		/* The even term d_{2m}. */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		f *= d * c;
+
+		/* The odd term d_{2m+1}. */
+		num = -(a + m) * (a + b + m) * x /
+		      ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		step = d * c;
+		f *= step;
+		if (fabs(step - 1) < 4e-16)
+			break;
+	}
+	return f;
+}
+
+double stats_beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (isnan(x) || isnan(a) || isnan(b) || a <= 0 || b <= 0)
+		return NAN;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	/* x^a (1-x)^b / B(a, b), in logs to avoid overflow. */
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
+		    a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+/* Beyond this many degrees of freedom, t is the normal distribution. */
+#define T_NORMAL_DF 1e10
+
+/* P(|T| >= |t|): the two-sided tail. */
+static double t_two_tail(double t, double df)
+{
+	if (isinf(t))
+		return 0;
+	if (df >= T_NORMAL_DF)
+		return erfc(fabs(t) / sqrt(2));
+	return stats_beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	tail = t_two_tail(t, df) / 2;
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double tail, lo, hi;
+	int i;
+
+	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	if (p < 0.5)
+		return -stats_t_quantile(1 - p, df);
+	tail = 2 * (1 - p);	/* the two-sided tail we want */
+
+	if (df >= T_NORMAL_DF) {
+		/* erfc(z / sqrt 2) falls as z grows; bisect on z. */
+		lo = 0;
+		hi = 40;
+		for (i = 0; i < 200 && hi - lo > 2 * DBL_EPSILON * hi; i++) {
+			double mid = (lo + hi) / 2;
+
+			if (erfc(mid / sqrt(2)) > tail)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		return (lo + hi) / 2;
+	}
+
+	/*
+	 * The tail is I_x(df/2, 1/2) with x = df / (df + t^2), which grows
+	 * with x; bisect on x in (0, 1), to a relative precision so that
+	 * the large t of small df stay exact, then turn x back into t.
+	 */
+	lo = 0;
+	hi = 1;
+	for (i = 0; i < 2000 && hi - lo > 2 * DBL_EPSILON * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (mid <= lo || mid >= hi)
+			break;
+		if (stats_beta_inc(df / 2, 0.5, mid) < tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	lo = (lo + hi) / 2;
+	return sqrt(df * (1 - lo) / lo);
+}
+
+/* Mean, stddev and 95% half-width of the values on the scale tested. */
+struct moments {
+	size_t n;
+	double mean, var;
+};
+
+static int moments_get(const double *x, size_t n, int harmonic,
+		       struct moments *m)
+{
+	double *r = NULL;
+	const double *v = x;
+	size_t i;
+
+	m->n = n;
+	if (harmonic) {
+		r = xmalloc(n * sizeof(*r));
+		for (i = 0; i < n; i++) {
+			if (!(x[i] > 0)) {
+				free(r);
+				return error("harmonic mean of a sample <= 0 (%g)",
+					     x[i]);
+			}
+			r[i] = 1 / x[i];
+		}
+		v = r;
+	}
+	m->mean = stats_mean(v, n);
+	m->var = n > 1 ? pow(stats_stddev(v, n), 2) : NAN;
+	free(r);
+	return 0;
+}
+
+int stats_summarize(const double *x, size_t n, unsigned int flags,
+		    struct stats_summary *out)
+{
+	int harmonic = !!(flags & STATS_HARMONIC);
+	struct moments m;
+	double half;
+	int ret;
+
+	out->n = n;
+	out->harmonic = harmonic;
+	out->mean = out->stddev = out->cv = NAN;
+	out->ci_low = out->ci_high = NAN;
+	if (!n)
+		return error("no samples to summarize");
+	ret = moments_get(x, n, harmonic, &m);
+	if (ret)
+		return ret;
+	out->stddev = stats_stddev(x, n);
+	out->cv = stats_cv(x, n);
+	if (!harmonic) {
+		out->mean = m.mean;
+		if (n < 2)
+			return 0;
+		half = stats_t_quantile(0.975, n - 1) * sqrt(m.var / n);
+		out->ci_low = m.mean - half;
+		out->ci_high = m.mean + half;
+		return 0;
+	}
+	/* m is of 1/x: 1 / mean(1/x) is the harmonic mean. */
+	out->mean = 1 / m.mean;
+	if (n < 2)
+		return 0;
+	half = stats_t_quantile(0.975, n - 1) * sqrt(m.var / n);
+	out->ci_low = 1 / (m.mean + half);
+	out->ci_high = m.mean - half > 0 ? 1 / (m.mean - half) : INFINITY;
+	return 0;
+}
+
+static void welch_from_moments(const struct moments *a,
+			       const struct moments *b,
+			       struct stats_welch *out)
+{
+	double va = a->var / a->n, vb = b->var / b->n;
+	double se = sqrt(va + vb), half;
+
+	out->diff = b->mean - a->mean;
+	if (va + vb > 0) {
+		out->df = (va + vb) * (va + vb) /
+			  (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+		out->t = out->diff / se;
+		out->p = t_two_tail(out->t, out->df);
+	} else {
+		/* No spread at all: the means either match or do not. */
+		out->df = a->n + b->n - 2;
+		out->t = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
+		out->p = out->diff == 0 ? 1 : 0;
+	}
+	half = stats_t_quantile(0.975, out->df) * se;
+	out->diff_low = out->diff - half;
+	out->diff_high = out->diff + half;
+}
+
+int stats_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		     struct stats_welch *out)
+{
+	struct moments ma, mb;
+
+	if (na < 2 || nb < 2)
+		return error("Welch's t-test needs two samples a side, have %zu and %zu",
+			     na, nb);
+	moments_get(a, na, 0, &ma);
+	moments_get(b, nb, 0, &mb);
+	welch_from_moments(&ma, &mb, out);
+	return 0;
+}
+
+static void welch_clear(struct stats_welch *w)
+{
+	w->t = w->df = w->p = w->diff = w->diff_low = w->diff_high = NAN;
+}
+
+/* Whether the interval of the difference is within the threshold. */
+static int diff_negligible(const struct stats_welch *w, double base_mean)
+{
+	double width = w->diff_high - w->diff_low;
+
+	if (base_mean == 0 || isnan(width))
+		return 0;
+	return width / fabs(base_mean) * 100 < STATS_NEGLIGIBLE_PCT;
+}
+
+int stats_compare(const double *base, size_t nbase, const double *patch,
+		  size_t npatch, unsigned int flags, struct stats_comparison *out)
+{
+	int harmonic = !!(flags & STATS_HARMONIC);
+	struct moments mb, mp;
+	int ret, by_test, by_interval;
+
+	out->change_pct = out->gain_pct = NAN;
+	out->overlap = 1;
+	out->significant = out->negligible = out->decided = 0;
+	out->verdict = STATS_INCONCLUSIVE;
+	welch_clear(&out->welch);
+
+	ret = stats_summarize(base, nbase, flags, &out->base);
+	if (!ret)
+		ret = stats_summarize(patch, npatch, flags, &out->patch);
+	if (ret)
+		return ret;
+
+	if (out->base.mean != 0) {
+		out->change_pct = (out->patch.mean - out->base.mean) /
+				  fabs(out->base.mean) * 100;
+		out->gain_pct = flags & STATS_HIGHER_IS_BETTER ?
+				out->change_pct : -out->change_pct;
+	}
+	if (nbase < 2 || npatch < 2)
+		return 0;
+
+	moments_get(base, nbase, harmonic, &mb);
+	moments_get(patch, npatch, harmonic, &mp);
+	welch_from_moments(&mb, &mp, &out->welch);
+
+	out->overlap = out->base.ci_low <= out->patch.ci_high &&
+		       out->patch.ci_low <= out->base.ci_high;
+	by_test = out->welch.p < STATS_ALPHA;
+	by_interval = !out->overlap;
+	out->significant = by_test && by_interval;
+	out->negligible = !out->significant &&
+			  diff_negligible(&out->welch, mb.mean);
+	out->decided = out->significant || out->negligible;
+
+	if (out->significant)
+		out->verdict = out->gain_pct > 0 ? STATS_BETTER : STATS_WORSE;
+	else if (out->negligible || (!by_test && !by_interval))
+		out->verdict = STATS_SAME;
+	else
+		out->verdict = STATS_INCONCLUSIVE;
+	return 0;
+}
+
+const char *stats_verdict_name(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_SAME:
+		return "same";
+	case STATS_BETTER:
+		return "better";
+	case STATS_WORSE:
+		return "worse";
+	case STATS_INCONCLUSIVE:
+		break;
+	}
+	return "inconclusive";
+}
+
+/*
+ * Projects, from the spread seen so far, the first run count k (the
+ * same on both sides) at which either rule would decide: the two 95%
+ * intervals no longer overlap given the difference seen so far, or the
+ * interval of the difference is narrower than the negligible threshold.
+ */
+static int runs_projected(const struct moments *b, const struct moments *p,
+			  int from, int max_runs)
+{
+	double sb = sqrt(b->var), sp = sqrt(p->var);
+	double d = fabs(p->mean - b->mean);
+	int k;
+
+	for (k = from; k < max_runs; k++) {
+		double vb = b->var / k, vp = p->var / k, df, width;
+
+		if (vb + vp <= 0)
+			return k;
+		df = (vb + vp) * (vb + vp) / ((vb * vb + vp * vp) / (k - 1));
+		width = 2 * stats_t_quantile(0.975, df) * sqrt(vb + vp);
+		if (b->mean != 0 &&
+		    width / fabs(b->mean) * 100 < STATS_NEGLIGIBLE_PCT)
+			return k;
+		if (d > stats_t_quantile(0.975, k - 1) * (sb + sp) / sqrt(k))
+			return k;
+	}
+	return max_runs;
+}
+
+int stats_more_runs_needed(const struct stats_samples *base,
+			   const struct stats_samples *patch, unsigned int flags,
+			   int min_runs, int max_runs)
+{
+	struct stats_comparison c;
+	struct moments mb, mp;
+	size_t n = base->nr < patch->nr ? base->nr : patch->nr;
+	int have, ret;
+
+	if (min_runs < 2)
+		min_runs = 2;
+	if (max_runs < min_runs)
+		max_runs = min_runs;
+	have = n > (size_t)max_runs ? max_runs : (int)n;
+	if (have < min_runs)
+		return min_runs - have;
+	if (have >= max_runs)
+		return 0;
+
+	ret = stats_compare(base->v, base->nr, patch->v, patch->nr, flags, &c);
+	if (ret)
+		return ret;
+	if (c.decided)
+		return 0;
+
+	ret = moments_get(base->v, base->nr, flags & STATS_HARMONIC, &mb);
+	if (!ret)
+		ret = moments_get(patch->v, patch->nr, flags & STATS_HARMONIC,
+				  &mp);
+	if (ret)
+		return ret;
+	return runs_projected(&mb, &mp, have + 1, max_runs) - have;
+}
+
+void stats_format_cell(struct strbuf *out, double value, double pct,
+		       int significant, int decimals)
+{
+	char mark_open = significant ? '*' : '(';
+	char mark_close = significant ? '*' : ')';
+
+	if (isnan(pct))
+		pct = 0;
+	/* Never print "-0.00%". */
+	if (fabs(pct) < 0.005)
+		pct = 0;
+	strbuf_addf(out, "%.*f %c%5.2f%%%c", decimals, value, mark_open, pct,
+		    mark_close);
+}
+
+void stats_format_row(struct strbuf *out, const char *kind, const char *name,
+		      int name_width, const struct stats_cell *cells,
+		      size_t ncells, int cell_width, int decimals)
+{
+	struct strbuf cell = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(out, "%-5s  %-*s", kind, name_width, name);
+	for (i = 0; i < ncells; i++) {
+		strbuf_reset(&cell);
+		stats_format_cell(&cell, cells[i].value, cells[i].pct,
+				  cells[i].significant, decimals);
+		strbuf_addf(out, "  %*s", cell_width, cell.buf);
+	}
+	strbuf_release(&cell);
+}
+
+void stats_cell_from_comparison(struct stats_cell *cell,
+				const struct stats_comparison *c)
+{
+	cell->value = c->patch.mean;
+	cell->pct = c->gain_pct;
+	cell->significant = c->significant;
+}
