@@ -164,11 +164,12 @@ static void cell_text(struct strbuf *out, const struct check *c,
 static void table(struct engine *e, struct cell *cells, size_t ncols,
 		  struct strbuf *out)
 {
-	size_t i, k, n = e->v->nr_patches, *width;
-	struct strbuf cell = STRBUF_INIT;
-	int iw = n >= 10 ? 5 : 3;
+	size_t i, k, n = e->v->nr_patches, *width, lw;
+	struct strbuf cell = STRBUF_INIT, label = STRBUF_INIT;
 
 	width = xcalloc(ncols + 1, sizeof(*width));
+	strbuf_addf(&label, "%zu/%zu", n, n);
+	lw = label.len > 4 ? label.len : 4;
 	for (k = 0; k < ncols; k++) {
 		width[k] = strlen(e->checks->items[k].name);
 		for (i = 0; i <= n; i++) {
@@ -179,29 +180,32 @@ static void table(struct engine *e, struct cell *cells, size_t ncols,
 				width[k] = cell.len;
 		}
 	}
-	strbuf_addf(out, "%-*s ", iw + 1, "");
+	strbuf_addf(out, "%-*s", (int)lw, "");
 	for (k = 0; k < ncols; k++)
-		strbuf_addf(out, " %-*s", (int)width[k],
+		strbuf_addf(out, "  %-*s", (int)width[k],
 			    e->checks->items[k].name);
-	strbuf_addstr(out, "\n");
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
 	for (i = 0; i <= n; i++) {
+		strbuf_reset(&label);
 		if (i)
-			strbuf_addf(out, "%*zu/%zu ", iw - 1 - (n >= 10), i, n);
+			strbuf_addf(&label, "%zu/%zu", i, n);
 		else
-			strbuf_addf(out, "%-*s ", iw + 1, "base");
+			strbuf_addstr(&label, "base");
+		strbuf_addf(out, "%*s", (int)lw, label.buf);
 		for (k = 0; k < ncols; k++) {
 			strbuf_reset(&cell);
 			cell_text(&cell, &e->checks->items[k],
 				  &cells[i * ncols + k], i);
-			strbuf_addf(out, " %-*s", (int)width[k], cell.buf);
+			strbuf_addf(out, "  %-*s", (int)width[k], cell.buf);
 		}
-		strbuf_rtrim(out);
-		strbuf_addf(out, "  %s\n", i ? e->v->patches[i - 1].subject :
-			    "");
+		if (i)
+			strbuf_addf(out, "  %s", e->v->patches[i - 1].subject);
 		strbuf_rtrim(out);
 		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&cell);
+	strbuf_release(&label);
 	free(width);
 }
 

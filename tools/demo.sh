@@ -3,7 +3,8 @@
 # make demo: respin's main job on a built-in example.  Makes a small
 # kernel-shaped repository, records a 3-patch series as v1, reworks it
 # the way a v2 usually goes (a patch changed after review, two swapped,
-# one added), records v2, and shows what changed between them.
+# one added), records v2, shows what changed between them, checks
+# every patch (build, checkpatch, selftests) and writes the mail.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RESPIN_BUILD:=$here/../build}"
@@ -29,8 +30,8 @@ run respin track demo --base mm-unstable
 # new patch 4 joins.
 p1=$(git rev-parse topic~2) p2=$(git rev-parse topic~1) p3=$(git rev-parse topic)
 git checkout -q -b topic-v2 mm-unstable
-git cherry-pick -q "$p3" "$p1"
-git cherry-pick -q -n "$p2"
+git cherry-pick "$p3" "$p1" >/dev/null
+git cherry-pick -n "$p2" >/dev/null
 f=$(git diff --cached --name-only | head -n 1)
 printf '/* reviewed: keep this simple */\n' >>"$f"
 git add "$f"
@@ -43,5 +44,21 @@ run respin list
 run respin show demo
 run respin diff demo v1 v2
 run respin status
+
+# Per-patch checks: the fixture has no checkpatch.pl of its own; use the
+# one tools/kernel-tree.sh keeps, when it is there.
+cp=${RESPIN_CACHE:-$HOME/.cache/respin}/checkpatch/checkpatch.pl
+if [ -x "$cp" ]; then
+	git config respin.check.checkpatch.command \
+		"perl $cp --terse --show-types --showfile --no-tree -"
+else
+	git config respin.check.checkpatch.enabled false
+fi
+git config respin.check.selftests.kind ktap
+git config respin.check.selftests.command \
+	'make -s -C tools/testing/selftests/mm O=$RESPIN_BUILD/selftests run_tests'
+run respin check demo
+run respin results demo
+run respin format demo -o "$dir/outgoing"
 echo
 echo "The example repository stays in $dir/linux; try 'cd $dir/linux && respin --help'."
