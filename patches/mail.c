@@ -152,16 +152,21 @@ static void unfold(struct strbuf *out, const char *p, const char *end)
 /* Copies an id found between p and end, dropping blanks (broken folding). */
 static char *id_dup(const char *p, const char *end)
 {
-	struct strbuf sb = STRBUF_INIT;
+	char *r, *d;
 
+	/* most ids have no blanks in them: one allocation, one copy */
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	if (p == end)
+		return NULL;
+	r = d = xmalloc((size_t)(end - p) + 1);
 	for (; p < end; p++)
 		if (!isspace((unsigned char)*p))
-			strbuf_addch(&sb, *p);
-	if (!sb.len) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
+			*d++ = *p;
+	*d = '\0';
+	return r;
 }
 
 /*
@@ -801,6 +806,101 @@ static int has_diff(const char *p, size_t len)
 	return patchmail_find_diff(p, len) < len;
 }
 
+/* Valid UTF-8 (or plain ASCII) throughout? */
+static int utf8_valid(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t k, len;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		len = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
+		      (c & 0xf8) == 0xf0 ? 4 : 0;
+		if (!len || i + len > n || (len == 2 && c < 0xc2))
+			return 0;
+		for (k = 1; k < len; k++)
+			if ((p[i + k] & 0xc0) != 0x80)
+				return 0;
+		i += len;
+	}
+	return 1;
+}
+
+/* Does the value start with word (case-insensitive, blanks skipped)? */
+static int value_is(const char *v, const char *word)
+{
+	size_t n = strlen(word);
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	return !strncasecmp(v, word, n) &&
+	       (!v[n] || v[n] == ';' || v[n] == ' ' || v[n] == '\t' ||
+		v[n] == '\r' || v[n] == '\n');
+}
+
+/*
+ * The common case without GMime: a single text/plain part in UTF-8 or
+ * ASCII, 7bit or 8bit.  Returns 1 when it filled b, 0 to say "use the
+ * full parser".
+ */
+static int plain_body(struct mail_body *b, const char *msg, size_t len)
+{
+	struct strbuf ct = STRBUF_INIT, cte = STRBUF_INIT, idb = STRBUF_INIT;
+	const char *body, *cs, *q;
+	int ok = 0;
+
+	if (memchr(msg, '\r', len) || !len || !isalpha((unsigned char)msg[0]))
+		return 0;
+	/* a header first, and a body after a blank line: else GMime says */
+	q = memchr(msg, ':', len);
+	if (!q || memchr(msg, ' ', (size_t)(q - msg)) ||
+	    memchr(msg, '\n', (size_t)(q - msg)) || !memmem(msg, len, "\n\n", 2))
+		return 0;
+	if (mail_header_get(msg, len, "content-type", &ct)) {
+		if (!value_is(ct.buf, "text/plain"))
+			goto out;
+		cs = strcasestr(ct.buf, "charset");
+		if (cs) {
+			cs += 7;
+			while (*cs == ' ' || *cs == '=' || *cs == '"')
+				cs++;
+			if (strncasecmp(cs, "utf-8", 5) &&
+			    strncasecmp(cs, "us-ascii", 8) &&
+			    strncasecmp(cs, "utf8", 4))
+				goto out;
+		}
+	}
+	if (mail_header_get(msg, len, "content-transfer-encoding", &cte) &&
+	    !value_is(cte.buf, "7bit") && !value_is(cte.buf, "8bit"))
+		goto out;
+	if (len >= 1 && msg[0] == '\n') {
+		body = msg + 1;
+	} else {
+		body = memmem(msg, len, "\n\n", 2);
+		body = body ? body + 2 : msg + len;
+	}
+	if (!utf8_valid((const unsigned char *)body, (size_t)(msg + len - body)))
+		goto out;
+	b->len = (size_t)(msg + len - body);
+	b->text = xstrndup(body, b->len);
+	b->has_text = 1;
+	if (mail_header_get(msg, len, "message-id", &idb)) {
+		q = idb.buf;
+		b->message_id = id_next(&q, idb.buf + idb.len, 1);
+	}
+	ok = 1;
+out:
+	strbuf_release(&ct);
+	strbuf_release(&cte);
+	strbuf_release(&idb);
+	return ok;
+}
+
 int mail_body_parse(struct mail_body *b, const char *msg, size_t len,
 		    const struct mail_where *where)
 {
@@ -815,6 +915,8 @@ int mail_body_parse(struct mail_body *b, const char *msg, size_t len,
 	int r = 0;
 
 	mail_body_release(b);
+	if (plain_body(b, msg, len))
+		return 0;
 	mail_gmime_init();
 	s = g_mime_stream_mem_new_with_buffer(msg, len);
 	parser = g_mime_parser_new_with_stream(s);

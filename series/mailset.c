@@ -149,6 +149,16 @@ int mailset_scan(struct mailset *ms)
 		m->nr_refs = h.nr_references;
 		h.references = NULL;
 		h.nr_references = 0;
+		/* the root and the nearest parents are all that is used */
+		if (m->nr_refs > 4) {
+			size_t k;
+
+			for (k = 1; k < m->nr_refs - 3; k++)
+				free(m->refs[k]);
+			memmove(m->refs + 1, m->refs + m->nr_refs - 3,
+				3 * sizeof(*m->refs));
+			m->nr_refs = 4;
+		}
 		m->subject = h.subject ? h.subject : xstrdup("");
 		h.subject = NULL;
 		m->from_name = h.from.name;
