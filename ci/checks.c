@@ -189,10 +189,35 @@ int checks_load(git_repository *repo, struct check_list *out)
 
 	if (git_repository_config_snapshot(&cfg, repo) < 0)
 		return error_git("cannot read git config");
-	if (git_config_foreach_match(cfg, "^respin\\.check\\..*\\..*$",
-				     config_entry, &st) < 0 || st.err) {
-		r = st.err ? st.err : error_git("cannot read git config");
-		goto out;
+	{
+		/*
+		 * Walk every entry and pick ours: libgit2's regex matching
+		 * (pcre2) leaks its match data on each call.
+		 */
+		git_config_iterator *it = NULL;
+		git_config_entry *e;
+
+		if (git_config_iterator_new(&it, cfg) < 0) {
+			r = error_git("cannot read git config");
+			goto out;
+		}
+		while (!(r = git_config_next(&e, it))) {
+			if (strncmp(e->name, "respin.check.", 13) ||
+			    !strchr(e->name + 13, '.'))
+				continue;
+			if (config_entry(e, &st) < 0)
+				break;
+		}
+		git_config_iterator_free(it);
+		if (st.err) {
+			r = st.err;
+			goto out;
+		}
+		if (r != GIT_ITEROVER) {
+			r = error_git("cannot read git config");
+			goto out;
+		}
+		r = 0;
 	}
 	for (i = 0; i < st.nr_disabled; i++) {
 		struct check *d = checks_find(out, st.disabled[i]);
