@@ -135,11 +135,12 @@ test_expect_success 'a bench: samples stored, patch 3 is better, significantly' 
 	respin check k --only ops >out 2>err; cat out err;
 	grep_q "^4 run, 0 reused, 0 failed$" out &&
 	respin results k >t && cat t &&
-	grep_q "^ *3/3 .* +10\.[0-9]% \* (n=[0-9]*)" t &&
+	grep_q "^ *3/3 .* +[0-9]*\.[0-9]% \* (n=[0-9]*)" t &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		my \$p3 = \$d->{patches}[3]{results}{ops};
 		exit 2 unless \$p3->{significant} && \$p3->{verdict} eq q(better);
+		exit 5 unless \$p3->{gain_pct} > 9 && \$p3->{gain_pct} < 11;
 		exit 3 unless @{\$p3->{samples}} >= 5;
 		exit 4 unless @{\$d->{patches}[0]{results}{ops}{samples}} >= 5;
 	" <r

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tools/kernel-config-tiny.sh [--build] [--enable OPT]... KSRC OUTDIR
+#
+# Writes OUTDIR/.config: a 64-bit x86 tinyconfig that boots under QEMU
+# with a serial console and an initramfs holding static test programs
+# (tools/respin-qemu-ktap).  Runs, with ARCH=x86_64 and O=OUTDIR so the
+# source tree KSRC stays clean:
+#
+#   make tinyconfig
+#   scripts/config --enable 64BIT PRINTK TTY SERIAL_8250
+#       SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_ELF PROC_FS
+#       SYSFS DEVTMPFS ADVISE_SYSCALLS ... (and each --enable OPT)
+#   make olddefconfig
+#
+# and checks that every wanted option really is =y afterwards (an
+# option whose dependencies are missing is dropped silently by
+# olddefconfig: that is an error here).
+#
+# When OUTDIR/.config already came from this script with the same
+# options (stamp OUTDIR/.respin-tiny-config), nothing is done, so the
+# configuration's timestamps do not change and a rebuild is quick.
+#
+# --build: then also `make -jNPROC bzImage` and print the path of
+# OUTDIR/arch/x86/boot/bzImage on stdout.
+# --enable OPT: one more option (without CONFIG_), repeatable.
+#
+# Environment: MAKE (default make), JOBS (default nproc).
+set -eu
+
+# Bump when the base option list changes.
+format="respin-tiny-config 1"
+base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
+RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
+MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
+FILE_LOCKING"
+
+die() { echo "kernel-config-tiny: error: $*" >&2; exit 1; }
+usage() { echo "usage: $0 [--build] [--enable OPT]... KSRC OUTDIR" >&2; exit 129; }
+
+build=
+extra=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) build=1; shift ;;
+	--enable)
+		[ $# -ge 2 ] || usage
+		extra="$extra ${2#CONFIG_}"; shift 2 ;;
+	--enable=*) o=${1#--enable=}; extra="$extra ${o#CONFIG_}"; shift ;;
+	-h|--help) sed -n '3,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# = 2 ] || usage
+ksrc=$1
+out=$2
+: "${MAKE:=make}"
+: "${JOBS:=$(nproc 2>/dev/null || echo 2)}"
+
+[ -f "$ksrc/Makefile" ] && [ -x "$ksrc/scripts/config" ] ||
+	die "$ksrc is not a kernel source tree (no Makefile or scripts/config)"
+mkdir -p "$out"
+ksrc=$(cd "$ksrc" && pwd)
+out=$(cd "$out" && pwd)
+[ "$ksrc" != "$out" ] || die "OUTDIR must not be the source tree"
+
+opts=$(echo $base_opts $extra)
+want="$format: $opts"
+stamp=$out/.respin-tiny-config
+km() { $MAKE -s -C "$ksrc" ARCH=x86_64 O="$out" "$@"; }
+
+if [ -f "$out/.config" ] && [ -f "$stamp" ] &&
+	[ "$(cat "$stamp")" = "$want" ]; then
+	:
+else
+	rm -f "$stamp"
+	echo "kernel-config-tiny: tinyconfig + $opts" >&2
+	km tinyconfig >&2
+	set --
+	for o in $opts; do set -- "$@" --enable "$o"; done
+	"$ksrc/scripts/config" --file "$out/.config" "$@"
+	km olddefconfig >&2
+	missing=
+	for o in $opts; do
+		grep -qx "CONFIG_$o=y" "$out/.config" || missing="$missing $o"
+	done
+	[ -z "$missing" ] ||
+		die "not enabled after olddefconfig (missing dependencies?):$missing"
+	echo "$want" >"$stamp"
+fi
+
+if [ -n "$build" ]; then
+	km -j"$JOBS" bzImage >&2 || die "make bzImage failed in $out"
+	echo "$out/arch/x86/boot/bzImage"
+fi
