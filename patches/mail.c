@@ -332,7 +332,32 @@ int mail_header_scan(struct mail_header *h, const char *msg, size_t len,
 
 		p = eol ? eol + 1 : end;
 	}
-	while ((r = header_next(&p, end, &hdr)) == HDR_ONE) {
+	for (;;) {
+		/*
+		 * Past the first header, lines of headers nobody here reads
+		 * (Received, DKIM-Signature, X-..., and folded continuations)
+		 * are skipped whole: most of a list message's header block.
+		 */
+		if (!first && p < end) {
+			unsigned char c = (unsigned char)*p | 0x20;
+
+			int fold = *p == ' ' || *p == '\t';
+
+			int wanted = c == 'm' || c == 'i' || c == 'r' ||
+				     c == 's' || c == 'f' || c == 'd' || c == 'c';
+
+			if (fold || (c >= 'a' && c <= 'z' && !wanted)) {
+				const char *eol = memchr(p, '\n', (size_t)(end - p));
+
+				if (eol && (fold || memchr(p, ':', (size_t)(eol - p)))) {
+					p = eol + 1;
+					continue;
+				}
+			}
+		}
+		r = header_next(&p, end, &hdr);
+		if (r != HDR_ONE)
+			break;
 		first = 0;
 		switch (hdr.name[0] | 0x20) {
 		case 'm':

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 struct mbox {
@@ -65,8 +66,52 @@ static int is_from_line(const char *p, const char *end)
  * start.  Sixteen bytes at a time where SSE2 is there; most lines start
  * with another letter, so this skips the text at memory speed.
  */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same search 32 bytes at a time, on processors that have AVX2. */
+__attribute__((target("avx2")))
+static const char *next_candidate_avx2(const char *p, const char *end)
+{
+	const __m256i nl = _mm256_set1_epi8('\n'), gt = _mm256_set1_epi8('>');
+	const __m256i ef = _mm256_set1_epi8('F');
+
+	while (end - p >= 33) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)p);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(p + 1));
+		__m256i m = _mm256_and_si256(_mm256_cmpeq_epi8(b, ef),
+			_mm256_or_si256(_mm256_cmpeq_epi8(a, nl),
+					_mm256_cmpeq_epi8(a, gt)));
+		unsigned bits = (unsigned)_mm256_movemask_epi8(m);
+
+		if (bits)
+			return p + __builtin_ctz(bits) + 1;
+		p += 32;
+	}
+	for (; p + 1 < end; p++)
+		if ((p[0] == '\n' || p[0] == '>') && p[1] == 'F')
+			return p + 1;
+	return NULL;
+}
+
+static int have_avx2(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		__builtin_cpu_init();
+		known = __builtin_cpu_supports("avx2") ? 1 : 0;
+	}
+	return known;
+}
+#else
+#define have_avx2() 0
+#define next_candidate_avx2(p, end) NULL
+#endif
+
 static const char *next_candidate(const char *p, const char *end)
 {
+	if (have_avx2())
+		return next_candidate_avx2(p, end);
+	{
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n'), gt = _mm_set1_epi8('>');
 	const __m128i ef = _mm_set1_epi8('F');
@@ -88,6 +133,7 @@ static const char *next_candidate(const char *p, const char *end)
 		if ((p[0] == '\n' || p[0] == '>') && p[1] == 'F')
 			return p + 1;
 	return NULL;
+	}
 }
 
 /*

@@ -15,7 +15,7 @@ RUNS=${RUNS:-5}
 cache=${RESPIN_CACHE:-$HOME/.cache/respin}
 shared=${RESPIN_SHARED:-$here/../../../shared}
 year="$cache/linuxppc-dev-2023.mbox"
-msgid=${MSGID:-20230227173632.3292573-1-surenb@google.com}
+msgid=${MSGID:-cover.1672767868.git.geoff@infradead.org}
 
 mkdir -p "$cache"
 if [ ! -s "$year" ]; then
