@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +32,7 @@ struct mail_source {
 	struct strbuf mem;
 	struct mbox *mb;
 	enum mbox_format fmt;
+	int scanned;		/* read by mail_source_scan: nothing more */
 	struct msg_place *places;
 	size_t nr_places, alloc_places;
 	/* SRC_MAILDIR and SRC_FILES: one file a message */
@@ -185,6 +187,8 @@ int mail_source_next(struct mail_source *src, struct mail_source_msg *msg)
 	int r;
 
 	memset(msg, 0, sizeof(*msg));
+	if (src->scanned)
+		return 0;
 	if (src->kind == SRC_FILES) {
 		if (src->next_file >= src->nr_files)
 			return 0;
@@ -240,6 +244,129 @@ int mail_source_get(struct mail_source *src, size_t n, struct strbuf *out)
 		len--;
 	mbox_unescape(out, src->buf + p->offset, len, src->fmt, p->crlf);
 	return 0;
+}
+
+/* Below this an mbox is read in one thread: not worth a second. */
+#define SCAN_SPLIT_MIN (16u << 20)
+
+struct scan_part {
+	struct mail_source *src;
+	struct mbox *mb;
+	size_t base;			/* where the part starts in src->buf */
+	struct msg_place *places;
+	size_t nr, alloc;
+	int (*fn)(const struct mail_source_msg *, int, void *);
+	void *data;
+	int part, r;
+};
+
+static void *scan_part_run(void *arg)
+{
+	struct scan_part *sp = arg;
+	struct mbox_msg m;
+	int r;
+
+	while ((r = mbox_next(sp->mb, &m)) > 0) {
+		struct mail_source_msg msg = { 0 };
+
+		ALLOC_GROW(sp->places, sp->nr, sp->alloc);
+		sp->places[sp->nr].offset = sp->base + m.offset;
+		sp->places[sp->nr].raw_len = m.raw_len;
+		sp->places[sp->nr].crlf = m.crlf;
+		sp->nr++;
+		msg.data = m.data;
+		msg.len = m.len;
+		msg.number = m.number;
+		msg.path = m.path;
+		msg.truncated = m.truncated;
+		r = sp->fn(&msg, sp->part, sp->data);
+		if (r)
+			break;
+	}
+	sp->r = r;
+	return NULL;
+}
+
+/* Where the second half starts: a separator line after the middle. */
+static size_t split_point(const struct mail_source *src)
+{
+	const char *mid = src->buf + src->size / 2, *p;
+
+	p = memmem(mid, (size_t)(src->buf + src->size - mid), "\n\nFrom ", 7);
+	return p ? (size_t)(p + 2 - src->buf) : 0;
+}
+
+int mail_source_scan(struct mail_source *src,
+		     int (*fn)(const struct mail_source_msg *msg, int part,
+			       void *data),
+		     void *data, size_t *first_part_count)
+{
+	struct scan_part part[2];
+	pthread_t thread;
+	size_t split = 0, k;
+	int r, threaded = 0;
+
+	*first_part_count = 0;
+	/* RESPIN_SCAN_THREADS=1 reads in one thread (to compare, to debug) */
+	if (src->kind == SRC_MBOX && !src->nr_places &&
+	    src->size >= SCAN_SPLIT_MIN && src->fmt != MBOX_ONE &&
+	    !(getenv("RESPIN_SCAN_THREADS") &&
+	      !strcmp(getenv("RESPIN_SCAN_THREADS"), "1")))
+		split = split_point(src);
+	memset(part, 0, sizeof(part));
+	if (split) {
+		for (k = 0; k < 2; k++) {
+			part[k].src = src;
+			part[k].base = k ? split : 0;
+			part[k].fn = fn;
+			part[k].data = data;
+			part[k].part = (int)k;
+		}
+		if (mbox_open_buffer(&part[0].mb, src->buf, split, src->name,
+				     src->fmt) < 0 ||
+		    mbox_open_buffer(&part[1].mb, src->buf + split,
+				     src->size - split, src->name,
+				     src->fmt) < 0) {
+			/* not a clean cut after all: one thread */
+			error_clear();
+			mbox_free(part[0].mb);
+			mbox_free(part[1].mb);
+			split = 0;
+		}
+	}
+	if (!split) {
+		struct mail_source_msg msg;
+		size_t n = 0;
+
+		while ((r = mail_source_next(src, &msg)) > 0) {
+			n++;
+			if ((r = fn(&msg, 0, data)))
+				break;
+		}
+		*first_part_count = n;
+		return r < 0 ? r : 0;
+	}
+	threaded = !pthread_create(&thread, NULL, scan_part_run, &part[1]);
+	scan_part_run(&part[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		scan_part_run(&part[1]);
+	for (k = 0; k < 2; k++) {
+		size_t i;
+
+		for (i = 0; i < part[k].nr; i++) {
+			ALLOC_GROW(src->places, src->nr_places,
+				   src->alloc_places);
+			src->places[src->nr_places++] = part[k].places[i];
+		}
+		free(part[k].places);
+		mbox_free(part[k].mb);
+	}
+	src->scanned = 1;
+	*first_part_count = part[0].nr;
+	r = part[0].r < 0 ? part[0].r : part[1].r < 0 ? part[1].r : 0;
+	return r;
 }
 
 const char *mail_source_describe(const struct mail_source *src)

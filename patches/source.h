@@ -39,6 +39,20 @@ int mail_source_open(struct mail_source **out, const char *spec,
 		     const struct mail_source_options *o);
 /* 1 and *msg filled, 0 at the end, negative on errors. */
 int mail_source_next(struct mail_source *src, struct mail_source_msg *msg);
+/*
+ * Reads every message at once, in two threads when the source is one
+ * large mbox: fn(msg, part, data) gets the messages of the first half
+ * of the file with part 0 and those of the second half with part 1,
+ * each half in order, at the same time.  A part-1 message's number
+ * counts from the start of its half: add *first_part_count to it.
+ * Afterwards mail_source_get() knows every message.  fn must be safe
+ * to run in two threads at once; a nonzero return stops its part.
+ */
+int mail_source_scan(struct mail_source *src,
+		     int (*fn)(const struct mail_source_msg *msg, int part,
+			       void *data),
+		     void *data, size_t *first_part_count);
+
 /* Message number n (from mail_source_next) again, appended to out. */
 int mail_source_get(struct mail_source *src, size_t n, struct strbuf *out);
 /* How spec was understood: "mbox PATH", "lore URL", ... (borrowed). */

@@ -106,76 +106,114 @@ static char *lower_dup(const char *s)
 
 /* ---- scanning ---- */
 
+struct scan_state {
+	struct ms_msg *msgs[2];
+	size_t nr[2], alloc[2];
+	struct strbuf notes[2];
+	size_t bad[2];
+};
+
+/* One message's headers into an ms_msg; runs in two threads at once. */
+static int scan_one(const struct mail_source_msg *sm, int part, void *data)
+{
+	struct scan_state *st = data;
+	struct mail_header h;
+	struct mail_where where = { sm->path, sm->number };
+	struct ms_msg *m;
+
+	ALLOC_GROW(st->msgs[part], st->nr[part], st->alloc[part]);
+	m = &st->msgs[part][st->nr[part]++];
+	memset(m, 0, sizeof(*m));
+	m->number = sm->number;
+	m->version = m->patch_of = -1;
+	subject_init(&m->tags);
+	mail_header_init(&h);
+	if (mail_header_scan(&h, sm->data, sm->len, &where) < 0) {
+		strbuf_addf(&st->notes[part], "skipped: %s\n", error_last());
+		error_clear();
+		mail_header_release(&h);
+		m->bad = 1;
+		m->msgid = xstrdup("");
+		st->bad[part]++;
+		return 0;
+	}
+	if (h.message_id && *h.message_id) {
+		m->msgid = h.message_id;
+		h.message_id = NULL;
+	} else {
+		m->missing_id = 1;	/* named once numbers are final */
+	}
+	m->irt = h.in_reply_to;
+	h.in_reply_to = NULL;
+	m->refs = h.references;
+	m->nr_refs = h.nr_references;
+	h.references = NULL;
+	h.nr_references = 0;
+	/* the root and the nearest parents are all that is used */
+	if (m->nr_refs > 4) {
+		size_t k;
+
+		for (k = 1; k < m->nr_refs - 3; k++)
+			free(m->refs[k]);
+		memmove(m->refs + 1, m->refs + m->nr_refs - 3,
+			3 * sizeof(*m->refs));
+		m->nr_refs = 4;
+	}
+	m->subject = h.subject ? h.subject : xstrdup("");
+	h.subject = NULL;
+	m->from_name = h.from.name;
+	h.from.name = NULL;
+	m->from_addr = lower_dup(h.from.addr);
+	m->date = h.date_valid ? h.date : 0;
+	mail_header_release(&h);
+	subject_parse(&m->tags, m->subject);
+	return 0;
+}
+
 int mailset_scan(struct mailset *ms)
 {
-	struct mail_source_msg sm;
+	struct scan_state st;
+	size_t n0, k, i;
 	int r;
 
-	while ((r = mail_source_next(ms->src, &sm)) > 0) {
-		struct mail_header h;
-		struct mail_where where = { sm.path, sm.number };
-		struct ms_msg *m;
+	memset(&st, 0, sizeof(st));
+	strbuf_init(&st.notes[0], 0);
+	strbuf_init(&st.notes[1], 0);
+	/* GMime decodes encoded words in both threads: set it up first */
+	mail_gmime_init();
+	r = mail_source_scan(ms->src, scan_one, &st, &n0);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < st.nr[k]; i++) {
+			struct ms_msg *m;
 
-		ALLOC_GROW(ms->msgs, ms->nr_msgs, ms->alloc_msgs);
-		m = &ms->msgs[ms->nr_msgs];
-		memset(m, 0, sizeof(*m));
-		m->number = sm.number;
-		m->version = m->patch_of = -1;
-		subject_init(&m->tags);
-		mail_header_init(&h);
-		if (mail_header_scan(&h, sm.data, sm.len, &where) < 0) {
-			strbuf_addf(&ms->notes, "skipped: %s\n", error_last());
-			error_clear();
-			mail_header_release(&h);
-			m->bad = 1;
-			m->msgid = xstrdup("");
-			ms->nr_bad++;
+			ALLOC_GROW(ms->msgs, ms->nr_msgs, ms->alloc_msgs);
+			m = &ms->msgs[ms->nr_msgs];
+			*m = st.msgs[k][i];
+			if (k)
+				m->number += n0;
+			if (m->missing_id) {
+				struct strbuf id = STRBUF_INIT;
+
+				strbuf_addf(&id, "respin-no-message-id-%zu",
+					    m->number);
+				m->msgid = strbuf_detach(&id, NULL);
+			}
+			/* a message delivered twice: the first copy counts */
+			if (!m->bad && !strmap_put(&ms->by_id, m->msgid,
+						   ms->nr_msgs)) {
+				size_t first;
+
+				strmap_get(&ms->by_id, m->msgid, &first);
+				strmap_put(&ms->by_id, ms->msgs[first].msgid,
+					   first);
+				m->bad = 1;
+			}
 			ms->nr_msgs++;
-			continue;
 		}
-		if (h.message_id && *h.message_id) {
-			m->msgid = h.message_id;
-			h.message_id = NULL;
-		} else {
-			struct strbuf id = STRBUF_INIT;
-
-			strbuf_addf(&id, "respin-no-message-id-%zu", sm.number);
-			m->msgid = strbuf_detach(&id, NULL);
-			m->missing_id = 1;
-		}
-		m->irt = h.in_reply_to;
-		h.in_reply_to = NULL;
-		m->refs = h.references;
-		m->nr_refs = h.nr_references;
-		h.references = NULL;
-		h.nr_references = 0;
-		/* the root and the nearest parents are all that is used */
-		if (m->nr_refs > 4) {
-			size_t k;
-
-			for (k = 1; k < m->nr_refs - 3; k++)
-				free(m->refs[k]);
-			memmove(m->refs + 1, m->refs + m->nr_refs - 3,
-				3 * sizeof(*m->refs));
-			m->nr_refs = 4;
-		}
-		m->subject = h.subject ? h.subject : xstrdup("");
-		h.subject = NULL;
-		m->from_name = h.from.name;
-		h.from.name = NULL;
-		m->from_addr = lower_dup(h.from.addr);
-		m->date = h.date_valid ? h.date : 0;
-		mail_header_release(&h);
-		subject_parse(&m->tags, m->subject);
-		/* a message delivered twice: the first copy counts */
-		if (!strmap_put(&ms->by_id, m->msgid, ms->nr_msgs)) {
-			size_t first;
-
-			strmap_get(&ms->by_id, m->msgid, &first);
-			strmap_put(&ms->by_id, ms->msgs[first].msgid, first);
-			m->bad = 1;
-		}
-		ms->nr_msgs++;
+		free(st.msgs[k]);
+		strbuf_add(&ms->notes, st.notes[k].buf, st.notes[k].len);
+		strbuf_release(&st.notes[k]);
+		ms->nr_bad += st.bad[k];
 	}
 	return r < 0 ? r : 0;
 }
@@ -776,11 +814,32 @@ static void make_series(struct mailset *ms, long *parent)
 
 		if (v->series < 0 || v->superseded_by >= 0)
 			continue;
-		for (k = 0; k < v->total; k++)
-			if (v->patches[k].msg < 0)
+		{
+			struct strbuf gaps = STRBUF_INIT;
+			long first = -1, nmiss = 0;
+
+			/* one line a version: "patches 1-17, 20/32" */
+			for (k = 0; k <= v->total; k++) {
+				int miss = k < v->total && v->patches[k].msg < 0;
+
+				if (miss && first < 0)
+					first = k;
+				if (!miss && first >= 0) {
+					strbuf_addf(&gaps, "%s%ld", gaps.len ?
+						    ", " : "", first + 1);
+					if (k - 1 > first)
+						strbuf_addf(&gaps, "-%ld", k);
+					nmiss += k - first;
+					first = -1;
+				}
+			}
+			if (nmiss)
 				strbuf_addf(&ms->notes, "v%d of \"%s\" is missing "
-					    "patch %ld/%d\n", v->number, v->title,
-					    k + 1, v->total);
+					    "patch%s %s/%d\n", v->number, v->title,
+					    nmiss > 1 ? "es" : "", gaps.buf,
+					    v->total);
+			strbuf_release(&gaps);
+		}
 	}
 	free(series_of_root);
 }

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct strbuf last = STRBUF_INIT;
-static struct strbuf hint = STRBUF_INIT;
+static _Thread_local struct strbuf last = STRBUF_INIT;
+static _Thread_local struct strbuf hint = STRBUF_INIT;
 
 static void set_message(const char *fmt, va_list ap)
 {
