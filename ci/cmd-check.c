@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too]",
+	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>]",
 	"respin check --list [--json]",
 	NULL
 };
@@ -77,12 +77,15 @@ static int list_checks(struct check_list *l, int json)
 int cmd_check(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *only = NULL;
-	int patch = -1, base_too = 0, list = 0, json = 0, exit_code, n, r;
+	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1;
+	int exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING(0, "only", &only, "c1,c2", "run only these checks"),
 		OPT_INT(0, "patch", &patch, "i", "only patch i (0: the base)"),
 		OPT_BOOL(0, "base-too", &base_too,
 			 "run tests on the base as well"),
+		OPT_INT('j', "jobs", &jobs, "n",
+			"run up to N checks that need no build at once"),
 		OPT_BOOL(0, "list", &list, "list the configured checks"),
 		OPT_BOOL(0, "json", &json, "with --list: JSON"),
 		OPT_END()
@@ -115,6 +118,11 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 					"which series? give NAME[@vN]");
 		goto out;
 	}
+	if (jobs < 1 || jobs > 256) {
+		r = command_usage_error(opts, usage, "-j wants 1 to 256, not %d",
+					jobs);
+		goto out;
+	}
 	series_release(&s);
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
@@ -133,6 +141,7 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	e.progress = ctx->stderr_is_tty;
 	e.only = patch;
 	e.base_too = base_too;
+	e.jobs = jobs;
 	r = engine_run(&e);
 	fputs(e.report.buf, stderr);
 	if (r < 0)

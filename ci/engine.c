@@ -11,6 +11,7 @@
 #include "tools/lib/run.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,58 +407,52 @@ out:
 	return r;
 }
 
-static int run_lint(struct engine *e, const struct check *c, size_t i,
-		    const git_oid *tree, const char *key)
+/* The lint command: the configured one or the tree's checkpatch. */
+static int lint_command(struct engine *e, const struct check *c, size_t i,
+			struct strbuf *cmd)
 {
-	struct strbuf text = STRBUF_INIT, cmd = STRBUF_INIT,
-		      summary = STRBUF_INIT, details = STRBUF_INIT;
+	if (c->command) {
+		strbuf_addstr(cmd, c->command);
+		return 0;
+	}
+	if (file_exists(e->wt.path, "scripts/checkpatch.pl")) {
+		strbuf_addstr(cmd, "perl scripts/checkpatch.pl --terse "
+			      "--show-types --showfile -");
+		return 0;
+	}
+	e->errors++;
+	strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: this tree has "
+		    "no scripts/checkpatch.pl; set "
+		    "respin.check.%s.command to one (e.g. from "
+		    "Debian's linux-source package, or the copy "
+		    "tools/kernel-tree.sh keeps in "
+		    "~/.cache/respin/checkpatch)\n", c->name, i,
+		    e->v->nr_patches, c->name);
+	return 1;
+}
+
+/* Judges and stores what a lint run gave. */
+static int lint_finish(struct engine *e, const struct check *c, size_t i,
+		       const char *key, struct run_result *res)
+{
+	struct strbuf summary = STRBUF_INIT, details = STRBUF_INIT;
 	struct lint_report lr = { 0 };
-	struct run_result res;
 	struct result out;
 	struct json j;
 	const char *status;
-	int r;
+	int r = 0;
 
-	r = engine_patch_text(e->repo, e->v, i, &text);
-	if (r < 0)
-		goto out;
-	if (c->command) {
-		strbuf_addstr(&cmd, c->command);
-	} else if (file_exists(e->wt.path, "scripts/checkpatch.pl")) {
-		strbuf_addstr(&cmd, "perl scripts/checkpatch.pl --terse "
-			      "--show-types --showfile -");
-	} else {
-		e->errors++;
-		strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: this tree has "
-			    "no scripts/checkpatch.pl; set "
-			    "respin.check.%s.command to one (e.g. from "
-			    "Debian's linux-source package, or the copy "
-			    "tools/kernel-tree.sh keeps in "
-			    "~/.cache/respin/checkpatch)\n", c->name, i,
-			    e->v->nr_patches, c->name);
-		goto out;
-	}
-	run_result_init(&res);
-	r = run_configured(e, cmd.buf, i, tree, c->timeout, text.buf,
-			   text.len, &res);
-	if (r < 0) {
-		run_result_release(&res);
-		goto out;
-	}
-	lint_parse(&lr, res.output.buf, res.output.len);
-	if (res.timed_out) {
+	lint_parse(&lr, res->output.buf, res->output.len);
+	if (res->timed_out) {
 		status = "TIMEOUT";
 		strbuf_addstr(&summary, "timeout");
-	} else if (!res.exited || res.exit_code > 1 ||
-		   (res.exit_code == 1 && !lr.nr)) {
-		status = "ERROR";
-		strbuf_addstr(&summary, "ERROR");
+	} else if (!res->exited || res->exit_code > 1 ||
+		   (res->exit_code == 1 && !lr.nr)) {
 		e->errors++;
 		strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: the lint "
 			    "command failed:\n", c->name, i, e->v->nr_patches);
-		run_tail_lines(&e->report, res.output.buf, res.output.len, 5);
+		run_tail_lines(&e->report, res->output.buf, res->output.len, 5);
 		strbuf_addch(&e->report, '\n');
-		run_result_release(&res);
 		goto out;
 	} else {
 		status = lr.errors ? "FAIL" : "PASS";
@@ -465,20 +460,146 @@ static int run_lint(struct engine *e, const struct check *c, size_t i,
 	}
 	json_init(&j, &details, 0);
 	lint_to_json(&lr, &j);
-	set_result(&out, c, key, status, summary.buf, res.seconds);
+	set_result(&out, c, key, status, summary.buf, res->seconds);
 	out.details = strbuf_detach(&details, NULL);
 	if (strcmp(status, "TIMEOUT"))
-		r = results_put(e->rs, &out, res.output.buf, res.output.len);
+		r = results_put(e->rs, &out, res->output.buf, res->output.len);
 	if (strcmp(status, "PASS"))
 		e->failed++;
 	result_release(&out);
-	run_result_release(&res);
 out:
 	lint_report_release(&lr);
-	strbuf_release(&text);
-	strbuf_release(&cmd);
 	strbuf_release(&summary);
 	strbuf_release(&details);
+	return r;
+}
+
+static int run_lint(struct engine *e, const struct check *c, size_t i,
+		    const git_oid *tree, const char *key)
+{
+	struct strbuf text = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct run_result res;
+	int r;
+
+	r = engine_patch_text(e->repo, e->v, i, &text);
+	if (r < 0 || lint_command(e, c, i, &cmd)) {
+		strbuf_release(&text);
+		strbuf_release(&cmd);
+		return r < 0 ? r : 0;
+	}
+	run_result_init(&res);
+	r = run_configured(e, cmd.buf, i, tree, c->timeout, text.buf,
+			   text.len, &res);
+	if (!r)
+		r = lint_finish(e, c, i, key, &res);
+	run_result_release(&res);
+	strbuf_release(&text);
+	strbuf_release(&cmd);
+	return r;
+}
+
+/*
+ * -j N: lint jobs need no build and do not touch the worktree, so they
+ * run first, N at a time, each in a thread of its own that waits on its
+ * process; their results are judged and stored afterwards, in order.
+ */
+struct lint_job {
+	struct engine *e;
+	const struct check *c;
+	size_t i;
+	git_oid tree;
+	struct strbuf key, text, cmd;
+	struct run_result res;
+	int r;
+};
+
+static void *lint_job_run(void *arg)
+{
+	struct lint_job *lj = arg;
+
+	lj->r = run_configured(lj->e, lj->cmd.buf, lj->i, &lj->tree,
+			       lj->c->timeout, lj->text.buf, lj->text.len,
+			       &lj->res);
+	return NULL;
+}
+
+static int lint_in_parallel(struct engine *e)
+{
+	struct lint_job *jobs = NULL;
+	size_t nr = 0, alloc = 0, i, k, start;
+	int r = 0;
+
+	for (i = 1; i <= e->v->nr_patches && !r; i++) {
+		if (e->only >= 0 && (size_t)e->only != i)
+			continue;
+		for (k = 0; k < e->checks->nr && !r; k++) {
+			const struct check *c = &e->checks->items[k];
+			struct lint_job *lj;
+			struct result old;
+
+			if (c->kind != CHECK_LINT)
+				continue;
+			ALLOC_GROW(jobs, nr, alloc);
+			lj = &jobs[nr];
+			memset(lj, 0, sizeof(*lj));
+			lj->e = e;
+			lj->c = c;
+			lj->i = i;
+			strbuf_init(&lj->key, 0);
+			strbuf_init(&lj->text, 0);
+			strbuf_init(&lj->cmd, 0);
+			run_result_init(&lj->res);
+			nr++;
+			r = engine_key(e->repo, e->v, c, i, &lj->key);
+			if (!r)
+				r = tree_of(e->repo, engine_commit(e->v, i),
+					    &lj->tree);
+			if (r < 0)
+				break;
+			if (!results_get(e->rs, c->hash, lj->key.buf, &old)) {
+				e->reused++;
+				if (strcmp(old.status, "PASS"))
+					e->failed++;
+				result_release(&old);
+				lj->r = 1;	/* stored already */
+				continue;
+			}
+			r = engine_patch_text(e->repo, e->v, i, &lj->text);
+			if (!r && lint_command(e, c, i, &lj->cmd))
+				lj->r = 1;	/* no command: reported */
+		}
+	}
+	/* N at a time; the worktree stays where it is meanwhile */
+	for (start = 0; !r && start < nr; start += (size_t)e->jobs) {
+		pthread_t *t = xcalloc((size_t)e->jobs, sizeof(*t));
+		int *made = xcalloc((size_t)e->jobs, sizeof(*made));
+
+		progress(e, jobs[start].i, jobs[start].c, "running in parallel");
+		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
+			if (!jobs[start + k].r)
+				made[k] = !pthread_create(&t[k], NULL,
+							  lint_job_run,
+							  &jobs[start + k]);
+		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
+			if (made[k])
+				pthread_join(t[k], NULL);
+		free(t);
+		free(made);
+	}
+	for (k = 0; k < nr; k++) {
+		struct lint_job *lj = &jobs[k];
+
+		if (!r && !lj->r && lj->cmd.len) {
+			r = lint_finish(e, lj->c, lj->i, lj->key.buf, &lj->res);
+			if (!r)
+				e->ran++;
+		}
+		strbuf_release(&lj->key);
+		strbuf_release(&lj->text);
+		strbuf_release(&lj->cmd);
+		run_result_release(&lj->res);
+	}
+	free(jobs);
 	return r;
 }
 
@@ -795,6 +916,14 @@ int engine_run(struct engine *e)
 				     "apply it first ('respin import %s@v%d "
 				     "--base REF')", e->s->name, e->v->number,
 				     e->s->name, e->v->number);
+	if (e->jobs > 1) {
+		/* the worktree must exist for the tree's checkpatch */
+		r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, 0));
+		if (!r)
+			r = lint_in_parallel(e);
+		if (r < 0)
+			return r;
+	}
 	for (i = 0; i <= n && r >= 0; i++) {
 		git_oid tree;
 
@@ -807,6 +936,8 @@ int engine_run(struct engine *e)
 
 			if (!applies_at(e, c, i))
 				continue;
+			if (c->kind == CHECK_LINT && e->jobs > 1)
+				continue;	/* done by lint_in_parallel() */
 			r = engine_key(e->repo, e->v, c, i, &key);
 			if (r < 0)
 				break;

@@ -23,6 +23,7 @@ struct engine {
 	int progress;		/* show progress on stderr (a terminal) */
 	int only;		/* run only this position (-1: all) */
 	int base_too;		/* ktap and command checks on the base too */
+	int jobs;		/* -j: lint jobs at once (they need no build) */
 	size_t ran, reused, failed, errors;
 	struct strbuf report;	/* one line per failure, for the command */
 };

@@ -161,6 +161,23 @@ test_expect_code 1 'a bench whose output has no metric: ERROR naming the check' 
 	grep -q "respin-metric: ops VALUE" err || rc=9; exit $rc
 '
 
+test_expect_success '-j 3 runs the lint jobs at once, with the same verdicts' '
+	git checkout -q -b para work &&
+	git rebase -q --exec "git commit -q --amend -m \"\$(git log -1 --format=%B | sed \"1s/\$/ (again)/\")\"" mm-unstable &&
+	respin track para --base mm-unstable >/dev/null &&
+	respin check para --only checkpatch -j 3 >out 2>err; cat out err;
+	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	respin results para --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
+		my @s = map { \$_->{results}{checkpatch}{status} } @p[1..3];
+		exit(qq(@s) eq q(PASS PASS PASS) ? 0 : 1);
+	" <r &&
+	respin check para --only checkpatch -j 3 >out && grep_q "^0 run, 3 reused, 0 failed$" out &&
+	git checkout -q work
+'
+
+test_expect_code 129 '-j 0 is a usage error' 'respin check k -j 0'
+
 test_expect_code 1 'a build that fails: FAIL with the last lines of the log' '
 	tick && echo "this is not C" >>mm/page_alloc.c &&
 	git commit -qam "mm: break the build" -m "Signed-off-by: A U Thor <author@example.org>" &&
