@@ -161,7 +161,12 @@ static void hash_check(struct check *c)
 	struct strbuf sb = STRBUF_INIT;
 	git_oid oid;
 
-	strbuf_addf(&sb, "kind %s\ncommand %s\nmetric %s\npattern %s\n",
+	/*
+	 * "format" changes when what respin records for a kind changes
+	 * (2: warnings with paths relative to the tree), so older results
+	 * are not mixed with newer ones.
+	 */
+	strbuf_addf(&sb, "format 2\nkind %s\ncommand %s\nmetric %s\npattern %s\n",
 		    kind_names[c->kind], c->command ? c->command : "",
 		    c->metric ? c->metric : "", c->pattern ? c->pattern : "");
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);

@@ -363,8 +363,14 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 		goto out;
 	}
 	strbuf_add(&log, res.output.buf, res.output.len);
-	warnings_parse(&now, &units, res.output.buf, res.output.len,
-		       e->wt.build_dir);
+	{
+		/* kbuild prints the real path of the sources under O= */
+		char *real = realpath(e->wt.path, NULL);
+
+		warnings_parse(&now, &units, res.output.buf, res.output.len,
+			       e->wt.build_dir, real ? real : e->wt.path);
+		free(real);
+	}
 	warnings_carry(&all, have_prev ? &prev : NULL, &now, &units,
 		       changed.buf);
 	if (res.timed_out) {

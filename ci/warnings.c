@@ -58,17 +58,29 @@ int warning_set_has(const struct warning_set *ws, const char *w)
 	return found;
 }
 
-/* Drops "O/" or "../" prefixes that builds in O= directories print. */
-static const char *relative(const char *path, size_t *len,
-			    const char *build_dir)
+/* Drops a leading dir/ from path when it is there. */
+static const char *strip_dir(const char *path, size_t *len, const char *dir)
 {
-	size_t bl = build_dir ? strlen(build_dir) : 0;
+	size_t dl = dir ? strlen(dir) : 0;
 
-	if (bl && *len > bl && !strncmp(path, build_dir, bl) &&
-	    path[bl] == '/') {
-		path += bl + 1;
-		*len -= bl + 1;
+	while (dl && dir[dl - 1] == '/')
+		dl--;
+	if (dl && *len > dl && !strncmp(path, dir, dl) && path[dl] == '/') {
+		path += dl + 1;
+		*len -= dl + 1;
 	}
+	return path;
+}
+
+/*
+ * Paths relative to the top of the tree: kbuild in an O= directory
+ * prints sources as absolute paths (or ../), objects relative to O.
+ */
+static const char *relative(const char *path, size_t *len,
+			    const char *build_dir, const char *src_dir)
+{
+	path = strip_dir(path, len, build_dir);
+	path = strip_dir(path, len, src_dir);
 	while (*len > 3 && !strncmp(path, "../", 3)) {
 		path += 3;
 		*len -= 3;
@@ -81,7 +93,8 @@ static const char *relative(const char *path, size_t *len,
 }
 
 static void parse_line(struct warning_set *ws, struct warning_set *units,
-		       const char *p, size_t len, const char *build_dir)
+		       const char *p, size_t len, const char *build_dir,
+		       const char *src_dir)
 {
 	const char *w, *file, *q;
 	struct strbuf sb = STRBUF_INIT;
@@ -108,7 +121,7 @@ static void parse_line(struct warning_set *ws, struct warning_set *units,
 		if (q < p + len && len - (size_t)(q - p) > 2 &&
 		    p[len - 2] == '.' && p[len - 1] == 'o') {
 			flen = len - (size_t)(q - p);
-			file = relative(q, &flen, build_dir);
+			file = relative(q, &flen, build_dir, src_dir);
 			strbuf_add(&sb, file, flen - 1);
 			strbuf_addch(&sb, 'c');
 			warning_set_add(units, sb.buf);
@@ -126,7 +139,7 @@ static void parse_line(struct warning_set *ws, struct warning_set *units,
 	if (q == w)
 		return;
 	flen = (size_t)(q - p);
-	file = relative(p, &flen, build_dir);
+	file = relative(p, &flen, build_dir, src_dir);
 	strbuf_add(&sb, file, flen);
 	strbuf_add(&sb, w, (size_t)(p + len - w));
 	while (sb.len && isspace((unsigned char)sb.buf[sb.len - 1]))
@@ -136,7 +149,8 @@ static void parse_line(struct warning_set *ws, struct warning_set *units,
 }
 
 void warnings_parse(struct warning_set *ws, struct warning_set *units,
-		    const char *text, size_t len, const char *build_dir)
+		    const char *text, size_t len, const char *build_dir,
+		    const char *src_dir)
 {
 	const char *end = text + len;
 
@@ -146,7 +160,7 @@ void warnings_parse(struct warning_set *ws, struct warning_set *units,
 
 		if (l && text[l - 1] == '\r')
 			l--;
-		parse_line(ws, units, text, l, build_dir);
+		parse_line(ws, units, text, l, build_dir, src_dir);
 		text = nl ? nl + 1 : end;
 	}
 }

@@ -22,9 +22,14 @@ struct warning_set {
 };
 
 void warning_set_release(struct warning_set *ws);
-/* Adds the warnings in build output text; units gets the compiled files. */
+/*
+ * Adds the warnings in build output text; units gets the compiled
+ * files.  Paths are made relative to the tree: build_dir/ and src_dir/
+ * prefixes (kbuild prints sources absolute under O=) are dropped.
+ */
 void warnings_parse(struct warning_set *ws, struct warning_set *units,
-		    const char *text, size_t len, const char *build_dir);
+		    const char *text, size_t len, const char *build_dir,
+		    const char *src_dir);
 void warning_set_add(struct warning_set *ws, const char *w);
 int warning_set_has(const struct warning_set *ws, const char *w);
 /* The file a normalised warning is in. */
