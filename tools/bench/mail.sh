@@ -11,7 +11,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RESPIN_BUILD:=$here/../../build}"
 RESPIN="$RESPIN_BUILD/respin"
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-3}
 cache=${RESPIN_CACHE:-$HOME/.cache/respin}
 shared=${RESPIN_SHARED:-$here/../../../shared}
 year="$cache/linuxppc-dev-2023.mbox"
