@@ -15,5 +15,6 @@ int cmd_import(int argc, const char **argv, struct command_context *ctx);
 int cmd_check(int argc, const char **argv, struct command_context *ctx);
 int cmd_results(int argc, const char **argv, struct command_context *ctx);
 int cmd_format(int argc, const char **argv, struct command_context *ctx);
+int cmd_report(int argc, const char **argv, struct command_context *ctx);
 
 #endif

@@ -52,6 +52,8 @@ static const struct command commands[] = {
 	  "build, checkpatch, test and bench each patch; results reused" },
 	{ "results", cmd_results, NEED_REPO,
 	  "the stored results of a version: a patch a row, a check a column" },
+	{ "report", cmd_report, NEED_REPO,
+	  "a self-contained HTML page with result tables and benchmark plots" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
 };

@@ -20,17 +20,17 @@ if [ ! -d "$repo/.git/respin/worktrees/kc" ]; then
 	exit 0
 fi
 cd "$repo"
-wt=.git/respin/worktrees/kc
-bd=.git/respin/build/kc
+wt=$repo/.git/respin/worktrees/kc
+bd=$repo/.git/respin/build/kc
 db=.git/respin/results.db
-ms() { date +%s%N | awk '{ printf "%d", $1 / 1000000 }'; }
+ms() { date +%s%3N; }
 commits=$("$RESPIN" show kc --json | sed -n 's/^      "commit": "\([0-9a-f]*\)",/\1/p')
 base=$("$RESPIN" show kc --json | sed -n 's/^  "base": "\([0-9a-f]*\)",/\1/p')
 n=$(echo "$commits" | wc -l)
 
 warm() {
 	git -C "$wt" checkout -q --detach "$base"
-	make -s ARCH=x86_64 O="$bd" -j"$(nproc)" >/dev/null 2>&1
+	make -s -C "$wt" ARCH=x86_64 O="$bd" -j"$(nproc)" >/dev/null 2>&1
 }
 
 # by hand: checkout + make at the base and at each patch
@@ -38,7 +38,7 @@ warm
 s=$(ms)
 for c in $base $commits; do
 	git -C "$wt" checkout -q --detach "$c"
-	make -s ARCH=x86_64 O="$bd" -j"$(nproc)" >/dev/null 2>&1
+	make -s -C "$wt" ARCH=x86_64 O="$bd" -j"$(nproc)" >/dev/null 2>&1
 done
 hand=$(( $(ms) - s ))
 

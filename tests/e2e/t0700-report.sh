@@ -1,0 +1,205 @@
+#!/bin/sh
+# respin report: one self-contained HTML page with a table a version and
+# a plot a benchmark, checked in a real headless Chromium (screenshot
+# not blank, the expected plots and tables in the DOM, subjects from
+# mail escaped, nothing fetched from the network).
+. "$(dirname "$0")/lib.sh"
+
+CP=$(checkpatch_path) || { echo "Bail out! no checkpatch.pl"; exit 1; }
+make_fixture k && cd k || exit 1
+git checkout -q -b work mm-unstable
+git config respin.check.checkpatch.command \
+	"perl $CP --terse --show-types --showfile --no-tree -"
+
+# 2 has a subject that would be markup if it were not escaped; 3 has
+# trailing whitespace (the "tidy" check fails on it in v1).
+tick
+sed -i 's/^\tif (!free_blocks_total)$/\tif (!free_blocks_total || !requested)/' mm/compaction.c
+git commit -qam "mm/compaction: guard fragmentation_index() against a zero request" \
+	-m "Signed-off-by: A U Thor <author@example.org>"
+tick
+sed -i 's/^\tunsigned int o;$/\tunsigned int o;\n\tint unused_marker;/' mm/compaction.c
+git commit -qam 'mm: <script>alert("x")</script> & <b>friends</b>' \
+	-m "Signed-off-by: A U Thor <author@example.org>"
+tick
+printf '\nint vmscan_extra(void) { return 1; }   \n' >>mm/vmscan.c
+git commit -qam "mm/vmscan: add vmscan_extra()" \
+	-m "Signed-off-by: A U Thor <author@example.org>"
+respin track k --base mm-unstable >/dev/null
+
+# ops (higher is better): 100 on the base, 110 with vmscan_extra()
+# returning 1, 105 once it returns 2; lat (lower is better) 50, 45, 47.
+cat >"$TRASH/bench.sh" <<'EOB'
+#!/bin/sh
+ops=100 lat=50
+grep -q 'vmscan_extra(void) { return 1; }' mm/vmscan.c && ops=110 lat=45
+grep -q 'return 2;' mm/vmscan.c && ops=105 lat=47
+seed=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+awk -v o=$ops -v l=$lat -v s=$seed 'BEGIN { srand(s);
+	printf "respin-metric: ops %.3f\n", o + (rand() - 0.5) * 2
+	printf "respin-metric: lat %.3f\n", l + (rand() - 0.5) }'
+EOB
+git config respin.check.ops.kind bench
+git config respin.check.ops.command "sh $TRASH/bench.sh"
+git config respin.check.ops.metric ops
+git config respin.check.ops.runs 5..8
+git config respin.check.latency.kind bench
+git config respin.check.latency.command "sh $TRASH/bench.sh"
+git config respin.check.latency.metric lat
+git config respin.check.latency.higher false
+git config respin.check.latency.runs 5..8
+git config respin.check.tidy.kind command
+git config respin.check.tidy.command "! grep -q ' \$' mm/vmscan.c"
+
+test_expect_success 'v1 and v2 are checked, two benches each' '
+	respin check k >out 2>err; cat out err;
+	grep_q "failed$" out &&
+	tick &&
+	sed -i "s/^int vmscan_extra(void) { return 1; }   $/int vmscan_extra(void)\n{\n\treturn 2;\n}/" mm/vmscan.c &&
+	git commit -q --amend -a --no-edit &&
+	respin track k >/dev/null &&
+	respin check k >out 2>err; cat out err;
+	grep_q "^[0-9]* run, [0-9]* reused, 0 failed$" out &&
+	respin results k@v1 >t1 && respin results k@v2 >t2 && cat t1 t2 &&
+	grep_q "^ *3/3 .*FAIL" t1
+'
+
+test_expect_success 'report -o writes the page, and nothing else' '
+	respin report k -o "$TRASH/r.html" >out 2>err &&
+	test ! -s out && test ! -s err && test -s "$TRASH/r.html" &&
+	test -z "$(ls "$TRASH" | grep "r.html.tmp")" &&
+	respin report k >stdout.html && cmp stdout.html "$TRASH/r.html"
+'
+
+test_expect_success 'the page: series, change-id, versions, tables, plots' '
+	r="$TRASH/r.html" &&
+	grep_q "<h1>respin report: k</h1>" "$r" &&
+	cid=$(respin show k --json 2>/dev/null | sed -n "s/.*\"change_id\": \"\([^\"]*\)\".*/\1/p" | head -n 1) &&
+	{ test -z "$cid" || grep_q "$cid" "$r"; } &&
+	grep_q "<b>v1</b>: 3 patches" "$r" && grep_q "<b>v2</b>: 3 patches" "$r" &&
+	test $(grep -c "<svg " "$r") = 2 &&
+	test $(grep -c "<table " "$r") = 2 &&
+	grep_q "ops: ops (higher is better)" "$r" &&
+	grep_q "latency: lat (lower is better)" "$r" &&
+	grep_q ">v1</text>" "$r" && grep_q ">v2</text>" "$r" &&
+	grep_q "<td class=\"fail\"" "$r" && grep_q "<td class=\"pass\"" "$r" &&
+	grep_q "<th>3/3</th>" "$r" && grep_q "ok +1 warning" "$r" &&
+	v2=$(grep -n "id=\"v2\"" "$r" | cut -d: -f1) &&
+	v1=$(grep -n "id=\"v1\"" "$r" | cut -d: -f1) && test "$v2" -lt "$v1"
+'
+
+test_expect_success 'subjects are escaped, nothing is fetched' '
+	r="$TRASH/r.html" &&
+	grep_q "mm: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;friends&lt;/b&gt;" "$r" &&
+	! grep -q "<script" "$r" && ! grep -q "<b>friends" "$r" &&
+	! grep -qi "https\?://" "$r" && ! grep -qi "<link\|<img\|<iframe\|url(" "$r"
+'
+
+test_expect_success 'NAME@vN: that version only' '
+	respin report k@v1 >v1.html &&
+	test $(grep -c "<table " v1.html) = 1 && grep_q "id=\"v1\"" v1.html &&
+	! grep -q "id=\"v2\"" v1.html &&
+	test $(grep -c "<svg " v1.html) = 2 && ! grep -q ">v2</text>" v1.html
+'
+
+test_expect_success 'a series with no results yet: a page that says so' '
+	git checkout -q -b fresh-base mm-unstable && tick &&
+	echo "/* a new base */" >>mm/compaction.c && git commit -qam "a new base" &&
+	git checkout -q -b fresh && tick && echo "/* fresh */" >>mm/vmscan.c &&
+	git commit -qam "mm/vmscan: a fresh comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track fresh --base fresh-base >/dev/null && git checkout -q work &&
+	respin report fresh >f.html && grep_q "No version has stored results yet" f.html &&
+	! grep -q "<table\|<svg" f.html &&
+	respin report fresh@v1 >f1.html && grep_q "No stored results: run <code>respin check fresh@v1" f1.html
+'
+
+test_expect_code 128 'an unknown series' '
+	respin report nosuch -o "$TRASH/x.html" 2>err; rc=$?; cat err;
+	grep -q "nosuch" err || rc=9; test -e "$TRASH/x.html" && rc=8; exit $rc
+'
+
+test_expect_code 128 'an unknown version' 'respin report k@v9 >/dev/null'
+
+test_expect_code 128 'an output directory that does not exist' '
+	respin report k -o "$TRASH/no/such/dir/r.html" 2>err; rc=$?; cat err;
+	grep -q "no directory $TRASH/no/such/dir" err || rc=9; exit $rc
+'
+
+test_expect_code 129 'a bad option' 'respin report k --frobnicate 2>/dev/null'
+test_expect_code 129 'no series' 'respin report 2>/dev/null'
+test_expect_code 129 'two series' 'respin report k k 2>/dev/null'
+
+# PNG: width, height, distinct colours, share of non-white pixels, and
+# whether colours near the given ones (#rrggbb) occur.
+cat >"$TRASH/png.py" <<'EOP'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat = 8, b''
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), 'PNG type %d/%d' % (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw, stride, prev, rows = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+colours, ink = {}, 0
+for line in rows:
+    for x in range(0, stride, bpp):
+        px = bytes(line[x:x + 3]); colours[px] = colours.get(px, 0) + 1
+        if px != b'\xff\xff\xff': ink += 1
+print('size %dx%d colours %d ink %.3f' % (w, h, len(colours), ink / (w * h)))
+for want in sys.argv[2:]:
+    rgb = bytes.fromhex(want.lstrip('#'))
+    hits = sum(n for px, n in colours.items() if max(abs(px[i] - rgb[i]) for i in range(3)) <= 4)
+    print('colour %s %d' % (want, hits))
+EOP
+
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-dev-shm-usage --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run \
+		--user-data-dir="$TRASH/chrome" "$@" 2>>"$TRASH/chrome.log"
+}
+
+if command -v chromium >/dev/null 2>&1; then
+	test_expect_success 'Chromium renders it: plots and tables in the DOM' '
+		chrome --dump-dom "file://$TRASH/r.html" >dom.html &&
+		test $(grep -o "<svg " dom.html | wc -l) = 2 &&
+		test $(grep -o "<table " dom.html | wc -l) = 2 &&
+		test $(grep -o "<circle " dom.html | wc -l) -ge 16 &&
+		! grep -q "<script" dom.html &&
+		grep_q "&lt;script&gt;alert" dom.html
+	'
+
+	test_expect_success 'Chromium renders it: the screenshot is not blank' '
+		chrome --screenshot="$TRASH/shot.png" --window-size=1200,1600 \
+			"file://$TRASH/r.html" >/dev/null &&
+		test $(wc -c <"$TRASH/shot.png") -gt 20000 &&
+		python3 "$TRASH/png.py" "$TRASH/shot.png" 1f77b4 d62728 >png.txt &&
+		cat png.txt && grep_q "^size 1200x1600 " png.txt &&
+		perl -ne "exit 1 if /^size .* colours (\d+) ink ([\d.]+)/ && (\$1 < 50 || \$2 < 0.02);
+			exit 1 if /^colour \S+ (\d+)/ && \$1 < 30" png.txt
+	'
+else
+	test_skip 'no chromium: apt-get install chromium'
+	test_skip 'no chromium: apt-get install chromium'
+fi
+
+test_done
