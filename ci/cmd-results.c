@@ -6,7 +6,7 @@
  * column a check.
  */
 #include "ci/engine.h"
-#include "ci/stats.h"
+#include "ci/grid.h"
 #include "ci/warnings.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -24,108 +24,8 @@ static const char *const usage[] = {
 	NULL
 };
 
-struct cell {
-	int have;
-	struct result res;
-	struct warning_set warnings;	/* build: the set at this patch */
-	struct warning_set added;	/* build: new since the previous */
-	struct warning_set fixed;
-	double *samples;		/* bench */
-	size_t nr_samples;
-	struct stats_comparison cmp;	/* bench: against the base */
-	int have_cmp;
-};
-
-static void cell_release(struct cell *c)
-{
-	if (c->have)
-		result_release(&c->res);
-	warning_set_release(&c->warnings);
-	warning_set_release(&c->added);
-	warning_set_release(&c->fixed);
-	free(c->samples);
-}
-
-static int load_cells(struct engine *e, struct cell *cells, size_t ncols)
-{
-	size_t i, k, n = e->v->nr_patches;
-
-	for (i = 0; i <= n; i++) {
-		for (k = 0; k < ncols; k++) {
-			const struct check *c = &e->checks->items[k];
-			struct cell *cell = &cells[i * ncols + k];
-			struct strbuf key = STRBUF_INIT;
-			int r;
-
-			if (i == 0 && c->kind == CHECK_LINT)
-				continue;
-			if (engine_key(e->repo, e->v, c, i, &key) < 0)
-				return -1;
-			r = results_get(e->rs, c->hash, key.buf, &cell->res);
-			strbuf_release(&key);
-			if (r == RESPIN_ENOTFOUND)
-				continue;
-			if (r < 0)
-				return r;
-			cell->have = 1;
-			if (c->kind == CHECK_BENCH &&
-			    results_samples_get(e->rs, c->hash, cell->res.key,
-						&cell->samples,
-						&cell->nr_samples) < 0)
-				return -1;
-			if (c->kind == CHECK_BUILD)
-				warning_set_parse_lines(&cell->warnings,
-					cell->res.details ? cell->res.details : "");
-		}
-	}
-	/* benches: each patch against the base */
-	for (k = 0; k < ncols; k++) {
-		const struct check *c = &e->checks->items[k];
-		struct cell *base = &cells[k];
-
-		if (c->kind != CHECK_BENCH || !base->have)
-			continue;
-		for (i = 1; i <= n; i++) {
-			struct cell *cur = &cells[i * ncols + k];
-
-			if (cur->have && !stats_compare(base->samples,
-					base->nr_samples, cur->samples,
-					cur->nr_samples,
-					(c->higher ? STATS_HIGHER_IS_BETTER : 0) |
-					(c->harmonic ? STATS_HARMONIC : 0),
-					&cur->cmp))
-				cur->have_cmp = 1;
-			error_clear();
-		}
-	}
-	/* new warnings: at i and not at i-1 */
-	for (k = 0; k < ncols; k++) {
-		if (e->checks->items[k].kind != CHECK_BUILD)
-			continue;
-		for (i = 1; i <= n; i++) {
-			struct cell *cur = &cells[i * ncols + k];
-			struct cell *prev = &cells[(i - 1) * ncols + k];
-			size_t w;
-
-			if (!cur->have || !prev->have)
-				continue;
-			for (w = 0; w < cur->warnings.nr; w++)
-				if (!warning_set_has(&prev->warnings,
-						     cur->warnings.items[w]))
-					warning_set_add(&cur->added,
-							cur->warnings.items[w]);
-			for (w = 0; w < prev->warnings.nr; w++)
-				if (!warning_set_has(&cur->warnings,
-						     prev->warnings.items[w]))
-					warning_set_add(&cur->fixed,
-							prev->warnings.items[w]);
-		}
-	}
-	return 0;
-}
-
 static void cell_text(struct strbuf *out, const struct check *c,
-		      const struct cell *cell, size_t i)
+		      const struct grid_cell *cell, size_t i)
 {
 	if (!cell->have) {
 		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
@@ -161,7 +61,7 @@ static void cell_text(struct strbuf *out, const struct check *c,
 		      cell->res.status);
 }
 
-static void table(struct engine *e, struct cell *cells, size_t ncols,
+static void table(struct engine *e, struct grid_cell *cells, size_t ncols,
 		  struct strbuf *out)
 {
 	size_t i, k, n = e->v->nr_patches, *width, lw;
@@ -221,7 +121,7 @@ static void json_set(struct json *j, const char *key,
 	json_array_end(j);
 }
 
-static void json_table(struct engine *e, struct cell *cells, size_t ncols,
+static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 		       struct strbuf *out)
 {
 	size_t i, k, n = e->v->nr_patches;
@@ -244,7 +144,7 @@ static void json_table(struct engine *e, struct cell *cells, size_t ncols,
 		json_object_begin(&j);
 		for (k = 0; k < ncols; k++) {
 			const struct check *c = &e->checks->items[k];
-			const struct cell *cell = &cells[i * ncols + k];
+			const struct grid_cell *cell = &cells[i * ncols + k];
 
 			if (!cell->have)
 				continue;
@@ -289,11 +189,11 @@ static void json_table(struct engine *e, struct cell *cells, size_t ncols,
 	strbuf_addch(out, '\n');
 }
 
-static int detail(struct engine *e, struct cell *cells, size_t ncols,
+static int detail(struct engine *e, struct grid_cell *cells, size_t ncols,
 		  const char *check, int patch, struct strbuf *out)
 {
 	const struct check *c = checks_find(e->checks, check);
-	const struct cell *cell;
+	const struct grid_cell *cell;
 	size_t k, w;
 	int r;
 
@@ -340,9 +240,10 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 	struct series s;
 	struct series_version *v;
 	struct engine e;
-	struct cell *cells = NULL;
+	struct grid grid = { 0 };
+	struct grid_cell *cells = NULL;
 	struct strbuf out = STRBUF_INIT;
-	size_t i, ncells = 0;
+	size_t i;
 	int ready = 0;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
@@ -370,9 +271,8 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 		}
 	engine_init(&e, ctx->repo, &s, v, &checks, rs);
 	ready = 1;
-	ncells = (v->nr_patches + 1) * checks.nr;
-	cells = xcalloc(ncells + 1, sizeof(*cells));
-	r = load_cells(&e, cells, checks.nr);
+	r = grid_load(&grid, ctx->repo, rs, &checks, v);
+	cells = grid.cells;
 	if (r < 0)
 		goto fail;
 	if (check)
@@ -388,9 +288,7 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 fail:
 	r = error_report(r);
 out:
-	for (i = 0; i < ncells; i++)
-		cell_release(&cells[i]);
-	free(cells);
+	grid_release(&grid);
 	if (ready)
 		engine_release(&e);
 	results_close(rs);

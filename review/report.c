@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/report.h"
+#include "ci/grid.h"
 #include "ci/engine.h"
 #include "ci/stats.h"
 #include "ci/warnings.h"
@@ -48,51 +49,6 @@ void report_escape(struct strbuf *out, const char *s)
 
 /* ---- the stored results of one version ---- */
 
-struct rcell {
-	int have;
-	struct result res;
-	struct warning_set warnings;	/* build: the set at this patch */
-	struct warning_set added;	/* build: new since the previous */
-	struct warning_set fixed;
-	double *samples;		/* bench */
-	size_t nr_samples;
-	struct stats_comparison cmp;	/* bench: against the base */
-	int have_cmp;
-};
-
-struct rversion {
-	struct series_version *v;
-	struct rcell *cells;		/* (nr_patches + 1) * ncols */
-	size_t ncols;
-	int any;			/* some result is stored */
-};
-
-static struct rcell *rcell_at(const struct rversion *rv, size_t i, size_t k)
-{
-	return &rv->cells[i * rv->ncols + k];
-}
-
-static void rversion_release(struct rversion *rv)
-{
-	size_t i, n;
-
-	if (!rv->cells)
-		return;
-	n = (rv->v->nr_patches + 1) * rv->ncols;
-	for (i = 0; i < n; i++) {
-		struct rcell *c = &rv->cells[i];
-
-		if (c->have)
-			result_release(&c->res);
-		warning_set_release(&c->warnings);
-		warning_set_release(&c->added);
-		warning_set_release(&c->fixed);
-		free(c->samples);
-	}
-	free(rv->cells);
-	rv->cells = NULL;
-}
-
 static int mail_only(const struct series_version *v)
 {
 	size_t i;
@@ -103,114 +59,9 @@ static int mail_only(const struct series_version *v)
 	return 0;
 }
 
-static int load_cell(git_repository *repo, struct results *rs,
-		     const struct series_version *v, const struct check *c,
-		     size_t i, struct rcell *cell)
-{
-	struct strbuf key = STRBUF_INIT;
-	int r;
-
-	if (i == 0 && c->kind == CHECK_LINT)
-		return 0;
-	r = engine_key(repo, v, c, i, &key);
-	if (!r)
-		r = results_get(rs, c->hash, key.buf, &cell->res);
-	strbuf_release(&key);
-	if (r == RESPIN_ENOTFOUND)
-		return 0;
-	if (r < 0)
-		return r;
-	cell->have = 1;
-	if (c->kind == CHECK_BENCH)
-		return results_samples_get(rs, c->hash, cell->res.key,
-					   &cell->samples, &cell->nr_samples);
-	if (c->kind == CHECK_BUILD)
-		warning_set_parse_lines(&cell->warnings, cell->res.details ?
-					cell->res.details : "");
-	return 0;
-}
-
-static unsigned int bench_flags(const struct check *c)
-{
-	return (c->higher ? STATS_HIGHER_IS_BETTER : 0) |
-	       (c->harmonic ? STATS_HARMONIC : 0);
-}
-
-/* Bench k: each patch against the base. */
-static void compare_bench(struct rversion *rv, const struct check *c,
-			  size_t k)
-{
-	const struct rcell *base = rcell_at(rv, 0, k);
-	size_t i;
-
-	if (!base->have || !base->nr_samples)
-		return;
-	for (i = 1; i <= rv->v->nr_patches; i++) {
-		struct rcell *cur = rcell_at(rv, i, k);
-
-		if (cur->have && cur->nr_samples &&
-		    !stats_compare(base->samples, base->nr_samples,
-				   cur->samples, cur->nr_samples,
-				   bench_flags(c), &cur->cmp))
-			cur->have_cmp = 1;
-		error_clear();
-	}
-}
-
-/* Build k: the warnings new and gone at each patch. */
-static void diff_warnings(struct rversion *rv, size_t k)
-{
-	size_t i, w;
-
-	for (i = 1; i <= rv->v->nr_patches; i++) {
-		struct rcell *cur = rcell_at(rv, i, k);
-		const struct rcell *prev = rcell_at(rv, i - 1, k);
-
-		if (!cur->have || !prev->have)
-			continue;
-		for (w = 0; w < cur->warnings.nr; w++)
-			if (!warning_set_has(&prev->warnings,
-					     cur->warnings.items[w]))
-				warning_set_add(&cur->added,
-						cur->warnings.items[w]);
-		for (w = 0; w < prev->warnings.nr; w++)
-			if (!warning_set_has(&cur->warnings,
-					     prev->warnings.items[w]))
-				warning_set_add(&cur->fixed,
-						prev->warnings.items[w]);
-	}
-}
-
-static int rversion_load(git_repository *repo, struct results *rs,
-			 struct check_list *checks, struct rversion *rv)
-{
-	size_t i, k, n = rv->v->nr_patches;
-	int r;
-
-	rv->ncols = checks->nr;
-	rv->cells = xcalloc((n + 1) * checks->nr + 1, sizeof(*rv->cells));
-	for (i = 0; i <= n; i++)
-		for (k = 0; k < checks->nr; k++) {
-			struct rcell *cell = rcell_at(rv, i, k);
-
-			r = load_cell(repo, rs, rv->v, &checks->items[k], i,
-				      cell);
-			if (r < 0)
-				return r;
-			rv->any |= cell->have;
-		}
-	for (k = 0; k < checks->nr; k++) {
-		if (checks->items[k].kind == CHECK_BENCH)
-			compare_bench(rv, &checks->items[k], k);
-		else if (checks->items[k].kind == CHECK_BUILD)
-			diff_warnings(rv, k);
-	}
-	return 0;
-}
-
 /* ---- the result tables ---- */
 
-static const char *status_class(const struct rcell *cell)
+static const char *status_class(const struct grid_cell *cell)
 {
 	static const char *const known[] = {
 		"PASS", "FAIL", "ERROR", "TIMEOUT", "SKIP", NULL
@@ -233,7 +84,7 @@ static void plural(struct strbuf *out, const char *what, size_t n)
 	strbuf_addf(out, "%zu %s%s", n, what, n == 1 ? "" : "s");
 }
 
-static void build_text(struct strbuf *out, const struct rcell *cell,
+static void build_text(struct strbuf *out, const struct grid_cell *cell,
 		       size_t i)
 {
 	if (i == 0) {
@@ -250,7 +101,7 @@ static void build_text(struct strbuf *out, const struct rcell *cell,
 		strbuf_addf(out, " -%zu", cell->fixed.nr);
 }
 
-static void bench_text(struct strbuf *out, const struct rcell *cell,
+static void bench_text(struct strbuf *out, const struct grid_cell *cell,
 		       size_t i)
 {
 	if (i == 0 || !cell->have_cmp) {
@@ -267,7 +118,7 @@ static void bench_text(struct strbuf *out, const struct rcell *cell,
 
 /* The text of a cell, as "respin results" prints it. */
 static void cell_text(struct strbuf *out, const struct check *c,
-		      const struct rcell *cell, size_t i)
+		      const struct grid_cell *cell, size_t i)
 {
 	if (!cell->have)
 		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
@@ -282,7 +133,7 @@ static void cell_text(struct strbuf *out, const struct check *c,
 
 /* A bench cell also says whether the change is better or worse. */
 static const char *verdict_class(const struct check *c,
-				 const struct rcell *cell)
+				 const struct grid_cell *cell)
 {
 	if (c->kind != CHECK_BENCH || !cell->have_cmp)
 		return "";
@@ -294,7 +145,7 @@ static const char *verdict_class(const struct check *c,
 }
 
 static void table_cell(struct strbuf *out, const struct check *c,
-		       const struct rcell *cell, size_t i)
+		       const struct grid_cell *cell, size_t i)
 {
 	struct strbuf text = STRBUF_INIT;
 
@@ -313,17 +164,17 @@ static void table_cell(struct strbuf *out, const struct check *c,
 	strbuf_release(&text);
 }
 
-static int column_used(const struct rversion *rv, size_t k)
+static int column_used(const struct grid *rv, size_t k)
 {
 	size_t i;
 
 	for (i = 0; i <= rv->v->nr_patches; i++)
-		if (rcell_at(rv, i, k)->have)
+		if (grid_cell(rv, i, k)->have)
 			return 1;
 	return 0;
 }
 
-static void table_head(struct strbuf *out, const struct rversion *rv,
+static void table_head(struct strbuf *out, const struct grid *rv,
 		       const struct check_list *checks)
 {
 	size_t k;
@@ -341,7 +192,7 @@ static void table_head(struct strbuf *out, const struct rversion *rv,
 	strbuf_addstr(out, "<th class=\"subject\">subject</th></tr></thead>\n");
 }
 
-static void table_row(struct strbuf *out, const struct rversion *rv,
+static void table_row(struct strbuf *out, const struct grid *rv,
 		      const struct check_list *checks, size_t i)
 {
 	const struct series_version *v = rv->v;
@@ -353,7 +204,7 @@ static void table_row(struct strbuf *out, const struct rversion *rv,
 		strbuf_addstr(out, "<tr class=\"base\"><th>base</th>");
 	for (k = 0; k < checks->nr; k++)
 		if (column_used(rv, k))
-			table_cell(out, &checks->items[k], rcell_at(rv, i, k),
+			table_cell(out, &checks->items[k], grid_cell(rv, i, k),
 				   i);
 	strbuf_addstr(out, "<td class=\"subject\">");
 	if (i) {
@@ -370,7 +221,7 @@ static void table_row(struct strbuf *out, const struct rversion *rv,
 }
 
 static void version_table(struct strbuf *out, const struct series *s,
-			  const struct rversion *rv,
+			  const struct grid *rv,
 			  const struct check_list *checks)
 {
 	size_t i;
@@ -696,12 +547,12 @@ struct report {
 	struct series *s;
 	struct check_list *checks;
 	struct results *rs;
-	struct rversion *vs;		/* shown, latest first */
+	struct grid *vs;		/* shown, latest first */
 	size_t nr;
 };
 
 static void point_from_cell(struct report_point *pt, const struct check *c,
-			    const struct rcell *cell)
+			    const struct grid_cell *cell)
 {
 	struct stats_summary sum;
 
@@ -710,7 +561,7 @@ static void point_from_cell(struct report_point *pt, const struct check *c,
 	if (!cell->have || !cell->nr_samples)
 		return;
 	if (stats_summarize(cell->samples, cell->nr_samples,
-			    bench_flags(c), &sum) < 0) {
+			    check_stats_flags(c), &sum) < 0) {
 		error_clear();
 		return;
 	}
@@ -730,7 +581,7 @@ static void bench_plot(struct report *rp, size_t k, struct strbuf *out)
 
 	p.lines = xcalloc(rp->nr + 1, sizeof(*p.lines));
 	for (j = rp->nr; j-- > 0;) {
-		const struct rversion *rv = &rp->vs[j];
+		const struct grid *rv = &rp->vs[j];
 		struct report_line *l = &p.lines[p.nr];
 
 		if (!rv->cells || !column_used(rv, k))
@@ -739,7 +590,7 @@ static void bench_plot(struct report *rp, size_t k, struct strbuf *out)
 		l->nr = rv->v->nr_patches + 1;
 		l->points = xcalloc(l->nr, sizeof(*l->points));
 		for (i = 0; i < l->nr; i++)
-			point_from_cell(&l->points[i], c, rcell_at(rv, i, k));
+			point_from_cell(&l->points[i], c, grid_cell(rv, i, k));
 		p.nr++;
 	}
 	if (p.nr) {
@@ -874,7 +725,7 @@ static int report_load(struct report *rp, int version)
 
 	rp->vs = xcalloc(s->nr_versions + 1, sizeof(*rp->vs));
 	for (i = s->nr_versions; i-- > 0;) {
-		struct rversion *rv = &rp->vs[rp->nr];
+		struct grid *rv = &rp->vs[rp->nr];
 		struct series_version *v = &s->versions[i];
 
 		if (version && v->number != version)
@@ -889,13 +740,12 @@ static int report_load(struct report *rp, int version)
 					     s->name, v->number);
 			continue;
 		}
-		rv->v = v;
 		rp->nr++;
-		r = rversion_load(rp->repo, rp->rs, rp->checks, rv);
+		r = grid_load(rv, rp->repo, rp->rs, rp->checks, v);
 		if (r < 0)
 			return r;
 		if (!rv->any && !version)
-			rversion_release(&rp->vs[--rp->nr]);
+			grid_release(&rp->vs[--rp->nr]);
 	}
 	return 0;
 }
@@ -905,7 +755,7 @@ static void report_release(struct report *rp)
 	size_t i;
 
 	for (i = 0; i < rp->nr; i++)
-		rversion_release(&rp->vs[i]);
+		grid_release(&rp->vs[i]);
 	free(rp->vs);
 }
 

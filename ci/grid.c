@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ci/grid.h"
+#include "ci/engine.h"
+#include "tools/lib/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+unsigned int check_stats_flags(const struct check *c)
+{
+	return (c->higher ? STATS_HIGHER_IS_BETTER : 0) |
+	       (c->harmonic ? STATS_HARMONIC : 0);
+}
+
+struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k)
+{
+	return &g->cells[i * g->ncols + k];
+}
+
+void grid_release(struct grid *g)
+{
+	size_t i, n;
+
+	if (g->cells) {
+		n = (g->v->nr_patches + 1) * g->ncols;
+		for (i = 0; i < n; i++) {
+			struct grid_cell *c = &g->cells[i];
+
+			if (c->have)
+				result_release(&c->res);
+			warning_set_release(&c->warnings);
+			warning_set_release(&c->added);
+			warning_set_release(&c->fixed);
+			free(c->samples);
+		}
+		free(g->cells);
+	}
+	memset(g, 0, sizeof(*g));
+}
+
+static int load_cell(git_repository *repo, struct results *rs,
+		     const struct series_version *v, const struct check *c,
+		     size_t i, struct grid_cell *cell)
+{
+	struct strbuf key = STRBUF_INIT;
+	int r;
+
+	if (i == 0 && c->kind == CHECK_LINT)
+		return 0;
+	r = engine_key(repo, v, c, i, &key);
+	if (!r)
+		r = results_get(rs, c->hash, key.buf, &cell->res);
+	strbuf_release(&key);
+	if (r == RESPIN_ENOTFOUND)
+		return 0;
+	if (r < 0)
+		return r;
+	cell->have = 1;
+	if (c->kind == CHECK_BENCH)
+		return results_samples_get(rs, c->hash, cell->res.key,
+					   &cell->samples, &cell->nr_samples);
+	if (c->kind == CHECK_BUILD)
+		warning_set_parse_lines(&cell->warnings, cell->res.details ?
+					cell->res.details : "");
+	return 0;
+}
+
+/* Bench k: each patch against the base. */
+static void compare_bench(struct grid *g, const struct check *c, size_t k)
+{
+	const struct grid_cell *base = grid_cell(g, 0, k);
+	size_t i;
+
+	if (!base->have || !base->nr_samples)
+		return;
+	for (i = 1; i <= g->v->nr_patches; i++) {
+		struct grid_cell *cur = grid_cell(g, i, k);
+
+		if (cur->have && cur->nr_samples &&
+		    !stats_compare(base->samples, base->nr_samples,
+				   cur->samples, cur->nr_samples,
+				   check_stats_flags(c), &cur->cmp))
+			cur->have_cmp = 1;
+		error_clear();
+	}
+}
+
+/* Build k: the warnings new and gone at each patch. */
+static void diff_warnings(struct grid *g, size_t k)
+{
+	size_t i, w;
+
+	for (i = 1; i <= g->v->nr_patches; i++) {
+		struct grid_cell *cur = grid_cell(g, i, k);
+		const struct grid_cell *prev = grid_cell(g, i - 1, k);
+
+		if (!cur->have || !prev->have)
+			continue;
+		for (w = 0; w < cur->warnings.nr; w++)
+			if (!warning_set_has(&prev->warnings,
+					     cur->warnings.items[w]))
+				warning_set_add(&cur->added,
+						cur->warnings.items[w]);
+		for (w = 0; w < prev->warnings.nr; w++)
+			if (!warning_set_has(&cur->warnings,
+					     prev->warnings.items[w]))
+				warning_set_add(&cur->fixed,
+						prev->warnings.items[w]);
+	}
+}
+
+int grid_load(struct grid *g, git_repository *repo, struct results *rs,
+	      const struct check_list *checks,
+	      const struct series_version *v)
+{
+	size_t i, k, n = v->nr_patches;
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	g->v = v;
+	g->ncols = checks->nr;
+	g->cells = xcalloc((n + 1) * checks->nr + 1, sizeof(*g->cells));
+	for (i = 0; i <= n; i++)
+		for (k = 0; k < checks->nr; k++) {
+			struct grid_cell *cell = grid_cell(g, i, k);
+
+			r = load_cell(repo, rs, v, &checks->items[k], i, cell);
+			if (r < 0)
+				return r;
+			g->any |= cell->have;
+		}
+	for (k = 0; k < checks->nr; k++) {
+		if (checks->items[k].kind == CHECK_BENCH)
+			compare_bench(g, &checks->items[k], k);
+		else if (checks->items[k].kind == CHECK_BUILD)
+			diff_warnings(g, k);
+	}
+	return 0;
+}

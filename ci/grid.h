@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_GRID_H
+#define RESPIN_CI_GRID_H
+
+#include "ci/checks.h"
+#include "ci/results.h"
+#include "ci/stats.h"
+#include "ci/warnings.h"
+#include "series/store.h"
+
+/*
+ * The stored results of one version as a grid: a row a position (0 is
+ * the base, i the tree after patch i), a column a check.  Builds also
+ * get the warnings new and gone since the row above; benches get their
+ * samples and the comparison against the base.  respin results and
+ * respin report both read this.
+ */
+struct grid_cell {
+	int have;
+	struct result res;
+	struct warning_set warnings;	/* build: the set at this patch */
+	struct warning_set added;	/* build: new since the previous */
+	struct warning_set fixed;
+	double *samples;		/* bench */
+	size_t nr_samples;
+	struct stats_comparison cmp;	/* bench: against the base */
+	int have_cmp;
+};
+
+struct grid {
+	const struct series_version *v;	/* borrowed */
+	size_t ncols;
+	struct grid_cell *cells;	/* (nr_patches + 1) * ncols */
+	int any;			/* some result is stored */
+};
+
+int grid_load(struct grid *g, git_repository *repo, struct results *rs,
+	      const struct check_list *checks,
+	      const struct series_version *v);
+struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k);
+void grid_release(struct grid *g);
+
+/* The stats flags of a bench check (higher is better, harmonic). */
+unsigned int check_stats_flags(const struct check *c);
+
+#endif
