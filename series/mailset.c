@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int mailset_source_open(git_repository *repo, const char *spec,
 			int refresh, struct mail_source **out)
@@ -166,7 +167,11 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 	m->from_addr = lower_dup(h.from.addr);
 	m->date = h.date_valid ? h.date : 0;
 	mail_header_release(&h);
-	subject_parse(&m->tags, m->subject);
+	/* only a subject with a tag can be a patch: the rest need no parse */
+	if (strchr(m->subject, '['))
+		subject_parse(&m->tags, m->subject);
+	else
+		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
 }
 
@@ -182,6 +187,9 @@ int mailset_scan(struct mailset *ms)
 	/* GMime decodes encoded words in both threads: set it up first */
 	mail_gmime_init();
 	r = mail_source_scan(ms->src, scan_one, &st, &n0);
+	/* one array of the exact size: the peak is the scan's */
+	ms->alloc_msgs = ms->nr_msgs + st.nr[0] + st.nr[1] + 1;
+	ms->msgs = xrealloc(ms->msgs, ms->alloc_msgs * sizeof(*ms->msgs));
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i < st.nr[k]; i++) {
 			struct ms_msg *m;
