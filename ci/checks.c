@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/checks.h"
+#include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
@@ -11,6 +12,12 @@
 static const char *const kind_names[] = {
 	"build", "lint", "ktap", "bench", "command",
 };
+
+unsigned int check_stats_flags(const struct check *c)
+{
+	return (c->higher ? STATS_HIGHER_IS_BETTER : 0) |
+	       (c->harmonic ? STATS_HARMONIC : 0);
+}
 
 const char *check_kind_name(enum check_kind k)
 {

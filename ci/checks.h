@@ -55,6 +55,8 @@ const char *check_kind_name(enum check_kind k);
 int checks_load(git_repository *repo, struct check_list *out);
 void checks_release(struct check_list *l);
 struct check *checks_find(struct check_list *l, const char *name);
+/* The stats flags of a bench check (higher is better, harmonic). */
+unsigned int check_stats_flags(const struct check *c);
 /* Keeps only the named checks ("a,b"); errors name an unknown one. */
 int checks_filter(struct check_list *l, const char *only);
 

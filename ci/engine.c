@@ -754,12 +754,6 @@ static int bench_metric(const struct check *c, const char *text, double *out)
 	return -1;
 }
 
-static unsigned bench_flags(const struct check *c)
-{
-	return (c->higher ? STATS_HIGHER_IS_BETTER : 0) |
-	       (c->harmonic ? STATS_HARMONIC : 0);
-}
-
 static int bench_samples(struct engine *e, const struct check *c, size_t i,
 			 struct stats_samples *out)
 {
@@ -793,7 +787,7 @@ static int bench_more(struct engine *e, const struct check *c, size_t i)
 	} else if (patch.nr < (size_t)c->min_runs) {
 		more = c->min_runs - (int)patch.nr;
 	} else if (patch.nr < (size_t)c->max_runs) {
-		more = stats_more_runs_needed(&base, &patch, bench_flags(c),
+		more = stats_more_runs_needed(&base, &patch, check_stats_flags(c),
 					      c->min_runs, c->max_runs);
 		if (more > c->max_runs - (int)patch.nr)
 			more = c->max_runs - (int)patch.nr;

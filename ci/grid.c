@@ -6,12 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned int check_stats_flags(const struct check *c)
-{
-	return (c->higher ? STATS_HIGHER_IS_BETTER : 0) |
-	       (c->harmonic ? STATS_HARMONIC : 0);
-}
-
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k)
 {
 	return &g->cells[i * g->ncols + k];

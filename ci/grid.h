@@ -40,7 +40,4 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k);
 void grid_release(struct grid *g);
 
-/* The stats flags of a bench check (higher is better, harmonic). */
-unsigned int check_stats_flags(const struct check *c);
-
 #endif

@@ -11,7 +11,7 @@ out="$RESPIN_BUILD/bench.txt"
 : >"$out.tmp"
 status=0
 for b in "$here"/*.sh; do
-	[ "$(basename "$b")" = run.sh ] && continue
+	case "$(basename "$b")" in run.sh|lib.sh) continue ;; esac
 	if [ -n "${BENCH:-}" ] && ! echo "$b" | grep -q -- "$BENCH"; then
 		continue
 	fi
