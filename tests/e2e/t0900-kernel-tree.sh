@@ -35,13 +35,13 @@ test_expect_success 'checkpatch and its data files are side by side' '
 	test -x "$RESPIN_CACHE/checkpatch/checkpatch.pl"
 '
 
-test_expect_success 'a second run reuses the cache at once' '
+test_expect_success 'a second run reuses the cache (no rebuild: well under a minute)' '
 	a=$(date +%s%N) &&
 	sh "$KTREE" >again.out &&
 	b=$(date +%s%N) &&
 	test "$(cat again.out)" = "$KDIR" &&
 	echo "cached run: $(( (b - a) / 1000000 )) ms" &&
-	test $(( (b - a) / 1000000 )) -lt 3000 &&
+	test $(( (b - a) / 1000000 )) -lt 60000 &&
 	sh "$KTREE" --print-dir >dir.out && test "$(cat dir.out)" = "$KDIR"
 '
 
