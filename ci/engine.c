@@ -131,10 +131,14 @@ static int applies_at(const struct engine *e, const struct check *c, size_t i)
 static void progress(struct engine *e, size_t i, const struct check *c,
 		     const char *what)
 {
+	time_t now = time(NULL);
+
 	if (!e->progress)
 		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s", i, e->v->nr_patches,
-		c->name, what);
+	if (!e->started)
+		e->started = now;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%lds)", i,
+		e->v->nr_patches, c->name, what, (long)(now - e->started));
 	fflush(stderr);
 }
 

@@ -2,6 +2,8 @@
 #ifndef RESPIN_CI_ENGINE_H
 #define RESPIN_CI_ENGINE_H
 
+#include <time.h>
+
 #include "ci/checks.h"
 #include "ci/results.h"
 #include "ci/worktree.h"
@@ -21,6 +23,7 @@ struct engine {
 	struct results *rs;
 	struct worktree wt;
 	int progress;		/* show progress on stderr (a terminal) */
+	time_t started;		/* for the elapsed time in the progress */
 	int only;		/* run only this position (-1: all) */
 	int base_too;		/* ktap and command checks on the base too */
 	int jobs;		/* -j: lint jobs at once (they need no build) */
