@@ -77,16 +77,17 @@ int run_program(const struct run_opts *o, struct run_result *res)
 	double kill_time = 0;
 	pid_t pid;
 
-	if (pipe(out) < 0)
+	/* close-on-exec: a job started by another thread must not hold these */
+	if (pipe2(out, O_CLOEXEC) < 0)
 		return error_errno("cannot make a pipe");
 	if (o->input) {
-		if (pipe(in) < 0) {
+		if (pipe2(in, O_CLOEXEC) < 0) {
 			close(out[0]);
 			close(out[1]);
 			return error_errno("cannot make a pipe");
 		}
 	} else {
-		in[0] = open("/dev/null", O_RDONLY);
+		in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
 	pid = fork();
 	if (pid < 0) {
