@@ -243,7 +243,6 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 	struct grid grid = { 0 };
 	struct grid_cell *cells = NULL;
 	struct strbuf out = STRBUF_INIT;
-	size_t i;
 	int ready = 0;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
@@ -263,12 +262,11 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 		r = results_open(ctx->repo, &rs);
 	if (r < 0)
 		goto fail;
-	for (i = 0; i < v->nr_patches; i++)
-		if (git_oid_is_zero(&v->patches[i].commit)) {
-			r = error("%s v%d was recorded from mail only: it has "
-				  "no results", s.name, v->number);
-			goto fail;
-		}
+	if (series_version_mail_only(v)) {
+		r = error("%s v%d was recorded from mail only: it has no "
+			  "results", s.name, v->number);
+		goto fail;
+	}
 	engine_init(&e, ctx->repo, &s, v, &checks, rs);
 	ready = 1;
 	r = grid_load(&grid, ctx->repo, rs, &checks, v);

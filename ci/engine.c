@@ -914,12 +914,11 @@ int engine_run(struct engine *e)
 	size_t i, k, n = e->v->nr_patches;
 	int r = 0;
 
-	for (i = 0; i < n; i++)
-		if (git_oid_is_zero(&e->v->patches[i].commit))
-			return error("%s v%d was recorded from mail only; "
-				     "apply it first ('respin import %s@v%d "
-				     "--base REF')", e->s->name, e->v->number,
-				     e->s->name, e->v->number);
+	if (series_version_mail_only(e->v))
+		return error("%s v%d was recorded from mail only; apply it "
+			     "first ('respin import %s@v%d --base REF')",
+			     e->s->name, e->v->number, e->s->name,
+			     e->v->number);
 	if (e->jobs > 1) {
 		/* the worktree must exist for the tree's checkpatch */
 		r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, 0));

@@ -91,6 +91,19 @@ static char *dup_col(struct db_stmt *st, int i)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* Prepares sql and binds ?1 = def_hash, ?2 = key. */
+static int prepare_keyed(struct results *rs, struct db_stmt **st,
+			 const char *sql, const char *def_hash, const char *key)
+{
+	int r = db_prepare(rs->db, st, sql);
+
+	if (r < 0)
+		return r;
+	db_bind_text(*st, 1, def_hash);
+	db_bind_text(*st, 2, key);
+	return 0;
+}
+
 int results_get(struct results *rs, const char *def_hash, const char *key,
 		struct result *out)
 {
@@ -98,13 +111,12 @@ int results_get(struct results *rs, const char *def_hash, const char *key,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = db_prepare(rs->db, &st, "SELECT check_name, status, summary, "
+	r = prepare_keyed(rs, &st, "SELECT check_name, status, summary, "
 		       "details, duration, created FROM results "
-		       "WHERE def_hash = ?1 AND key = ?2");
+		       "WHERE def_hash = ?1 AND key = ?2",
+			  def_hash, key);
 	if (r < 0)
 		return r;
-	db_bind_text(st, 1, def_hash);
-	db_bind_text(st, 2, key);
 	r = db_step(st);
 	if (r == 1) {
 		out->check = dup_col(st, 0);
@@ -168,12 +180,11 @@ int results_log(struct results *rs, const char *def_hash, const char *key,
 	uLongf len;
 	int r;
 
-	r = db_prepare(rs->db, &st, "SELECT log, log_size FROM results "
-		       "WHERE def_hash = ?1 AND key = ?2");
+	r = prepare_keyed(rs, &st, "SELECT log, log_size FROM results "
+			  "WHERE def_hash = ?1 AND key = ?2",
+			  def_hash, key);
 	if (r < 0)
 		return r;
-	db_bind_text(st, 1, def_hash);
-	db_bind_text(st, 2, key);
 	r = db_step(st);
 	if (r == 1) {
 		z = db_column_blob(st, 0, &zlen);
@@ -203,12 +214,11 @@ int results_samples_get(struct results *rs, const char *def_hash,
 
 	*vals = NULL;
 	*n = 0;
-	r = db_prepare(rs->db, &st, "SELECT value FROM samples WHERE "
-		       "def_hash = ?1 AND key = ?2 ORDER BY rowid");
+	r = prepare_keyed(rs, &st, "SELECT value FROM samples WHERE "
+			  "def_hash = ?1 AND key = ?2 ORDER BY rowid",
+			  def_hash, key);
 	if (r < 0)
 		return r;
-	db_bind_text(st, 1, def_hash);
-	db_bind_text(st, 2, key);
 	while ((r = db_step(st)) == 1) {
 		ALLOC_GROW(*vals, *n, alloc);
 		(*vals)[(*n)++] = db_column_double(st, 0);

@@ -64,10 +64,7 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	strbuf_addstr(&pfx, prefix ? prefix : "PATCH");
 	fo.prefix = pfx.buf;
 	fo.cover_letter = no_cover ? 0 : cover;
-	lore = repo_config_string(ctx->repo, "respin.lore-url",
-				  "https://lore.kernel.org/all");
-	while (*lore && lore[strlen(lore) - 1] == '/')
-		lore[strlen(lore) - 1] = '\0';
+	lore = repo_lore_url(ctx->repo);
 	fo.lore_url = lore;
 	r = format_version(ctx->repo, &s, v, &fo, &res);
 	if (r < 0)

@@ -238,13 +238,12 @@ int format_version(git_repository *repo, struct series *s,
 	int r = -1;
 
 	memset(res, 0, sizeof(*res));
-	for (i = 0; i < v->nr_patches; i++)
-		if (git_oid_is_zero(&v->patches[i].commit)) {
-			error("%s v%d was recorded from mail only; import it "
-			      "onto a base first ('respin import %s ... "
-			      "--base REF')", s->name, v->number, s->name);
-			goto out;
-		}
+	if (series_version_mail_only(v)) {
+		error("%s v%d was recorded from mail only; import it onto a "
+		      "base first ('respin import %s ... --base REF')",
+		      s->name, v->number, s->name);
+		goto out;
+	}
 	if (cover) {
 		struct format_mail *m = add_mail(res);
 

@@ -49,16 +49,6 @@ void report_escape(struct strbuf *out, const char *s)
 
 /* ---- the stored results of one version ---- */
 
-static int mail_only(const struct series_version *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr_patches; i++)
-		if (git_oid_is_zero(&v->patches[i].commit))
-			return 1;
-	return 0;
-}
-
 /* ---- the result tables ---- */
 
 static const char *status_class(const struct grid_cell *cell)
@@ -733,7 +723,7 @@ static int report_load(struct report *rp, int version)
 		r = series_version_ensure(rp->repo, s, v);
 		if (r < 0)
 			return r;
-		if (mail_only(v)) {
+		if (series_version_mail_only(v)) {
 			if (version)
 				return error("%s v%d was recorded from mail "
 					     "only: it has no results",

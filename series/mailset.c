@@ -17,14 +17,9 @@ int mailset_source_open(git_repository *repo, const char *spec,
 	struct mail_source_options o = { 0 };
 	struct strbuf cache = STRBUF_INIT;
 	char *lore, *nm;
-	size_t n;
 	int r;
 
-	lore = repo_config_string(repo, "respin.lore-url",
-				  "https://lore.kernel.org/all");
-	n = strlen(lore);
-	while (n && lore[n - 1] == '/')
-		lore[--n] = '\0';
+	lore = repo_lore_url(repo);
 	nm = repo_config_string(repo, "respin.notmuch-path", NULL);
 	o.lore_url = lore;
 	o.notmuch_db = nm;

@@ -125,6 +125,16 @@ struct series_patch *series_version_add_patch(struct series_version *v)
 	return p;
 }
 
+int series_version_mail_only(const struct series_version *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_patches; i++)
+		if (git_oid_is_zero(&v->patches[i].commit))
+			return 1;
+	return 0;
+}
+
 void series_version_attach(struct series_version *v, const char *name,
 			   const char *text, size_t len)
 {

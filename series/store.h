@@ -123,6 +123,8 @@ struct series_version *series_version_find(struct series *s, int number);
 struct series_version *series_version_add(struct series *s, int number);
 void series_version_release(struct series_version *v);
 struct series_patch *series_version_add_patch(struct series_version *v);
+/* A version recorded from mail alone: some patch has no commit. */
+int series_version_mail_only(const struct series_version *v);
 
 /*
  * Stores text as vN/NAME on the next save (replacing any there).  NAME

@@ -175,3 +175,14 @@ char *repo_config_string(git_repository *repo, const char *key,
 	git_config_free(cfg);
 	return r ? r : def ? xstrdup(def) : NULL;
 }
+
+char *repo_lore_url(git_repository *repo)
+{
+	char *url = repo_config_string(repo, "respin.lore-url",
+				       "https://lore.kernel.org/all");
+	size_t n = strlen(url);
+
+	while (n && url[n - 1] == '/')
+		url[--n] = '\0';
+	return url;
+}

@@ -30,6 +30,9 @@ int repo_commit_lookup(git_repository *repo, const char *rev,
 char *repo_config_string(git_repository *repo, const char *key,
 			 const char *def);
 
+/* respin.lore-url (default https://lore.kernel.org/all), no trailing '/'. */
+char *repo_lore_url(git_repository *repo);
+
 /* Short display name: refs/heads/x -> x, refs/remotes/o/x -> o/x. */
 const char *repo_ref_short(const char *ref);
 /* "YYYY-MM-DD HH:MM" in local time, in a static buffer. */
