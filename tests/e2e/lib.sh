@@ -63,7 +63,8 @@ _test_report() {
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $2"
-		sed 's/^/# /' "$TRASH/.out" 2>/dev/null | tail -n 40
+		# On stderr, so that prove (and so the CI log) shows why.
+		sed 's/^/# /' "$TRASH/.out" 2>/dev/null | tail -n 40 >&2
 	fi
 }
 

@@ -243,7 +243,14 @@ test_expect_success 'the guest runs the tests and prints only their KTAP' '
 		"$BZ" tests >got.ktap 2>run.err ||
 		{ cat run.err; exit 1; }
 	echo "boot + 7 tests (one hangs for 20 s): $(( $(date +%s) - a )) s" &&
-	check_same want.ktap got.ktap
+	# A slow, busy host makes the emulated kernel warn on its own
+	# ("hrtimer: interrupt took ...", clocksource watchdog): those are
+	# real kernel diagnostics but not the tests', so compare without
+	# them; the one the test program wrote must be there.
+	grep -v "^    # kernel: " got.ktap >got.cmp &&
+	grep -v "^    # kernel: " want.ktap >want.cmp &&
+	grep_q "^    # kernel: plain: an error in the kernel log$" got.ktap &&
+	check_same want.cmp got.cmp
 '
 
 test_expect_success 'the console log has the kernel, the markers and the dmesg' '
@@ -269,7 +276,9 @@ test_expect_success 'the initramfs is cached by content, and remade on a change'
 	ls "$RCACHE"/initramfs/*.cpio.gz >list2 &&
 	test $(wc -l <list2) = 2 &&
 	run --timeout 120 "$BZ" tests >got3.ktap &&
-	check_same got2.ktap got3.ktap &&
+	grep -v "^    # kernel: " got2.ktap >got2.cmp &&
+	grep -v "^    # kernel: " got3.ktap >got3.cmp &&
+	check_same got2.cmp got3.cmp &&
 	ls "$RCACHE"/initramfs/*.cpio.gz >list3 &&
 	check_same list2 list3
 '
