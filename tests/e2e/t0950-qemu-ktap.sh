@@ -245,7 +245,7 @@ test_expect_success 'the guest runs the tests and prints only their KTAP' '
 	echo "boot + 7 tests (one hangs for 20 s): $(( $(date +%s) - a )) s" &&
 	# A slow, busy host makes the emulated kernel warn on its own
 	# ("hrtimer: interrupt took ...", clocksource watchdog): those are
-	# real kernel diagnostics but not the tests', so compare without
+	# real kernel diagnostics, not from the tests, so compare without
 	# them; the one the test program wrote must be there.
 	grep -v "^    # kernel: " got.ktap >got.cmp &&
 	grep -v "^    # kernel: " want.ktap >want.cmp &&
