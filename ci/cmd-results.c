@@ -24,43 +24,6 @@ static const char *const usage[] = {
 	NULL
 };
 
-static void cell_text(struct strbuf *out, const struct check *c,
-		      const struct grid_cell *cell, size_t i)
-{
-	if (!cell->have) {
-		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
-		return;
-	}
-	if (c->kind == CHECK_BUILD && !strcmp(cell->res.status, "PASS")) {
-		if (i == 0)
-			strbuf_addf(out, "ok, %zu warning%s", cell->warnings.nr,
-				    cell->warnings.nr == 1 ? "" : "s");
-		else if (cell->added.nr)
-			strbuf_addf(out, "ok +%zu warning%s", cell->added.nr,
-				    cell->added.nr == 1 ? "" : "s");
-		else
-			strbuf_addstr(out, "ok");
-		if (i && cell->fixed.nr)
-			strbuf_addf(out, " -%zu", cell->fixed.nr);
-		return;
-	}
-	if (c->kind == CHECK_BENCH) {
-		double mean = stats_mean(cell->samples, cell->nr_samples);
-
-		if (i == 0 || !cell->have_cmp) {
-			strbuf_addf(out, "%.2f (n=%zu)", mean, cell->nr_samples);
-			return;
-		}
-		strbuf_addf(out, "%+.1f%%%s (n=%zu)", cell->cmp.gain_pct,
-			    cell->cmp.significant ? " *" :
-			    cell->cmp.verdict == STATS_INCONCLUSIVE ? " ?" : "",
-			    cell->nr_samples);
-		return;
-	}
-	strbuf_addstr(out, cell->res.summary ? cell->res.summary :
-		      cell->res.status);
-}
-
 static void table(struct engine *e, struct grid_cell *cells, size_t ncols,
 		  struct strbuf *out)
 {
@@ -74,7 +37,7 @@ static void table(struct engine *e, struct grid_cell *cells, size_t ncols,
 		width[k] = strlen(e->checks->items[k].name);
 		for (i = 0; i <= n; i++) {
 			strbuf_reset(&cell);
-			cell_text(&cell, &e->checks->items[k],
+			grid_cell_text(&cell, &e->checks->items[k],
 				  &cells[i * ncols + k], i);
 			if (cell.len > width[k])
 				width[k] = cell.len;
@@ -95,7 +58,7 @@ static void table(struct engine *e, struct grid_cell *cells, size_t ncols,
 		strbuf_addf(out, "%*s", (int)lw, label.buf);
 		for (k = 0; k < ncols; k++) {
 			strbuf_reset(&cell);
-			cell_text(&cell, &e->checks->items[k],
+			grid_cell_text(&cell, &e->checks->items[k],
 				  &cells[i * ncols + k], i);
 			strbuf_addf(out, "  %-*s", (int)width[k], cell.buf);
 		}

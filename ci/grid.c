@@ -131,3 +131,103 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 	}
 	return 0;
 }
+
+/* ---- cells as text ---- */
+
+static void plural(struct strbuf *out, const char *what, size_t n)
+{
+	strbuf_addf(out, "%zu %s%s", n, what, n == 1 ? "" : "s");
+}
+
+static void build_text(struct strbuf *out, const struct grid_cell *cell,
+		       size_t i)
+{
+	if (i == 0) {
+		strbuf_addstr(out, "ok, ");
+		plural(out, "warning", cell->warnings.nr);
+		return;
+	}
+	strbuf_addstr(out, "ok");
+	if (cell->added.nr) {
+		strbuf_addstr(out, " +");
+		plural(out, "warning", cell->added.nr);
+	}
+	if (cell->fixed.nr)
+		strbuf_addf(out, " -%zu", cell->fixed.nr);
+}
+
+static const char *bench_mark(const struct grid_cell *cell)
+{
+	if (cell->cmp.significant)
+		return " *";
+	return cell->cmp.verdict == STATS_INCONCLUSIVE ? " ?" : "";
+}
+
+static void bench_text(struct strbuf *out, const struct grid_cell *cell,
+		       size_t i)
+{
+	if (i == 0 || !cell->have_cmp) {
+		strbuf_addf(out, "%.2f (n=%zu)",
+			    stats_mean(cell->samples, cell->nr_samples),
+			    cell->nr_samples);
+		return;
+	}
+	strbuf_addf(out, "%+.1f%%%s (n=%zu)", cell->cmp.gain_pct,
+		    bench_mark(cell), cell->nr_samples);
+}
+
+void grid_cell_text(struct strbuf *out, const struct check *c,
+		    const struct grid_cell *cell, size_t i)
+{
+	if (!cell->have)
+		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
+	else if (c->kind == CHECK_BUILD && !strcmp(cell->res.status, "PASS"))
+		build_text(out, cell, i);
+	else if (c->kind == CHECK_BENCH && cell->nr_samples)
+		bench_text(out, cell, i);
+	else
+		strbuf_addstr(out, cell->res.summary ? cell->res.summary :
+			      cell->res.status);
+}
+
+/* A build in words: "build ok, no new warnings", "build FAIL". */
+static void build_words(struct strbuf *out, const struct grid_cell *cell)
+{
+	if (strcmp(cell->res.status, "PASS")) {
+		strbuf_addstr(out, cell->res.status);
+		return;
+	}
+	strbuf_addstr(out, "ok, ");
+	if (cell->added.nr) {
+		plural(out, "new warning", cell->added.nr);
+	} else {
+		strbuf_addstr(out, "no new warnings");
+	}
+	if (cell->fixed.nr)
+		strbuf_addf(out, ", %zu fixed", cell->fixed.nr);
+}
+
+size_t grid_patch_line(struct strbuf *out, const struct check_list *checks,
+		       const struct grid *g, size_t i)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < g->ncols; k++) {
+		const struct check *c = &checks->items[k];
+		const struct grid_cell *cell = grid_cell(g, i, k);
+
+		if (!cell->have)
+			continue;
+		strbuf_addf(out, "%s%s ", n++ ? "; " : "", c->name);
+		if (c->kind == CHECK_BUILD)
+			build_words(out, cell);
+		else if (c->kind == CHECK_BENCH && cell->nr_samples &&
+			 cell->have_cmp && i > 0)
+			strbuf_addf(out, "%+.1f%%%s (n=%zu)",
+				    cell->cmp.gain_pct, bench_mark(cell),
+				    cell->nr_samples);
+		else
+			grid_cell_text(out, c, cell, i);
+	}
+	return n;
+}

@@ -40,4 +40,18 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k);
 void grid_release(struct grid *g);
 
+/*
+ * A cell as "respin results" prints it: "0E 1W", "ok +2 warnings",
+ * "44/45 (1 skip)", "+6.2% * (n=12)"; "-" when nothing is stored.
+ */
+void grid_cell_text(struct strbuf *out, const struct check *c,
+		    const struct grid_cell *cell, size_t i);
+/*
+ * Row i in one line, for a patch mail: "checkpatch 0E 0W; build ok, no
+ * new warnings; mm 45/45; fio-randread +6.2% * (n=12)".  Checks with
+ * nothing stored are left out; returns how many were written.
+ */
+size_t grid_patch_line(struct strbuf *out, const struct check_list *checks,
+		       const struct grid *g, size_t i);
+
 #endif

@@ -69,58 +69,6 @@ static const char *status_class(const struct grid_cell *cell)
 	return "other";
 }
 
-static void plural(struct strbuf *out, const char *what, size_t n)
-{
-	strbuf_addf(out, "%zu %s%s", n, what, n == 1 ? "" : "s");
-}
-
-static void build_text(struct strbuf *out, const struct grid_cell *cell,
-		       size_t i)
-{
-	if (i == 0) {
-		strbuf_addstr(out, "ok, ");
-		plural(out, "warning", cell->warnings.nr);
-		return;
-	}
-	strbuf_addstr(out, "ok");
-	if (cell->added.nr) {
-		strbuf_addstr(out, " +");
-		plural(out, "warning", cell->added.nr);
-	}
-	if (cell->fixed.nr)
-		strbuf_addf(out, " -%zu", cell->fixed.nr);
-}
-
-static void bench_text(struct strbuf *out, const struct grid_cell *cell,
-		       size_t i)
-{
-	if (i == 0 || !cell->have_cmp) {
-		strbuf_addf(out, "%.2f (n=%zu)",
-			    stats_mean(cell->samples, cell->nr_samples),
-			    cell->nr_samples);
-		return;
-	}
-	strbuf_addf(out, "%+.1f%%%s (n=%zu)", cell->cmp.gain_pct,
-		    cell->cmp.significant ? " *" :
-		    cell->cmp.verdict == STATS_INCONCLUSIVE ? " ?" : "",
-		    cell->nr_samples);
-}
-
-/* The text of a cell, as "respin results" prints it. */
-static void cell_text(struct strbuf *out, const struct check *c,
-		      const struct grid_cell *cell, size_t i)
-{
-	if (!cell->have)
-		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
-	else if (c->kind == CHECK_BUILD && !strcmp(cell->res.status, "PASS"))
-		build_text(out, cell, i);
-	else if (c->kind == CHECK_BENCH && cell->nr_samples)
-		bench_text(out, cell, i);
-	else
-		strbuf_addstr(out, cell->res.summary ? cell->res.summary :
-			      cell->res.status);
-}
-
 /* A bench cell also says whether the change is better or worse. */
 static const char *verdict_class(const struct check *c,
 				 const struct grid_cell *cell)
@@ -148,7 +96,7 @@ static void table_cell(struct strbuf *out, const struct check *c,
 		strbuf_addstr(out, "\"");
 	}
 	strbuf_addstr(out, ">");
-	cell_text(&text, c, cell, i);
+	grid_cell_text(&text, c, cell, i);
 	report_escape(out, text.buf);
 	strbuf_addstr(out, "</td>");
 	strbuf_release(&text);
