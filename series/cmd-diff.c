@@ -5,6 +5,7 @@
  * latest).
  */
 #include "series/import.h"
+#include "series/patchtexts.h"
 #include "series/rangediff.h"
 #include "series/store.h"
 #include "tools/lib/command.h"
@@ -25,64 +26,6 @@ static const char *const usage[] = {
 	NULL
 };
 
-static void free_patches(struct rangediff_patch *p, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		rangediff_patch_release(&p[i]);
-	free(p);
-}
-
-/* Range-diff texts from patches read from mail (no repository needed). */
-static int patches_from_mail(struct mail_patch *mps, size_t nr,
-			     struct rangediff_patch **out, size_t *nout,
-			     const char *what)
-{
-	struct rangediff_patch *p = xcalloc(nr ? nr : 1, sizeof(*p));
-	struct strbuf author = STRBUF_INIT;
-	size_t i;
-	int r = 0;
-
-	*out = p;
-	*nout = 0;
-	for (i = 0; i < nr && !r; i++) {
-		git_diff *diff = NULL;
-		git_oid pid;
-		char label[16];
-
-		if (git_diff_from_buffer(&diff, mps[i].diff,
-					 strlen(mps[i].diff)) < 0) {
-			r = error_git("%s: cannot read the diff of patch %zu "
-				      "<%s>", what, i + 1, mps[i].message_id ?
-				      mps[i].message_id : "?");
-			break;
-		}
-		/* no commit: label the patch by its patch-id */
-		if (git_diff_patchid(&pid, diff, NULL) < 0)
-			memset(&pid, 0, sizeof(pid));
-		git_oid_tostr(label, 8, &pid);
-		strbuf_reset(&author);
-		strbuf_addf(&author, "%s <%s>", mps[i].author_name,
-			    mps[i].author_email);
-		r = rangediff_patch_build(&p[i], label, author.buf,
-					  mps[i].message, diff);
-		git_diff_free(diff);
-		*nout = i + 1;
-	}
-	strbuf_release(&author);
-	return r;
-}
-
-static void free_mail_patches(struct mail_patch *mps, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		mail_patch_release(&mps[i]);
-	free(mps);
-}
-
 /* The patches of version vi of a mailset, as mail_patch. */
 static int mailset_version_patches(struct mailset *ms, long vi,
 				   struct mail_patch **out, size_t *nr)
@@ -95,7 +38,7 @@ static int mailset_version_patches(struct mailset *ms, long vi,
 	for (k = 0; k < v->total && !r; k++)
 		r = mail_patch_from_mailset(ms, vi, k, &mps[k]);
 	if (r < 0) {
-		free_mail_patches(mps, (size_t)v->total);
+		mail_patches_free(mps, (size_t)v->total);
 		return r;
 	}
 	*out = mps;
@@ -172,7 +115,7 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 
 		r = mailset_version_patches(m, vi[k], &mp[k], &nmp[k]);
 		if (!r)
-			r = patches_from_mail(mp[k], nmp[k], &rp[k], &nrd[k],
+			r = rangediff_patches_from_mail(mp[k], nmp[k], &rp[k], &nrd[k],
 					      mail_source_describe(argc == 2 ?
 							src[k] : src[0]));
 	}
@@ -184,56 +127,13 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 out:
 	rangediff_release(&rd);
 	for (k = 0; k < 2; k++) {
-		free_patches(rp[k], nrd[k]);
-		free_mail_patches(mp[k], nmp[k]);
+		rangediff_patches_free(rp[k], nrd[k]);
+		mail_patches_free(mp[k], nmp[k]);
 		if (ms[k].msgs || ms[k].src)
 			mailset_release(&ms[k]);
 		mail_source_free(src[k]);
 	}
 	return r;
-}
-
-/* Builds the range-diff texts of every patch of a version. */
-static int load_patches(git_repository *repo, const git_mailmap *mailmap,
-			const struct series *s, const struct series_version *v,
-			struct rangediff_patch **out, size_t *nr)
-{
-	struct rangediff_patch *p;
-	size_t i;
-
-	*out = NULL;
-	*nr = 0;
-	for (i = 0; i < v->nr_patches; i++)
-		if (git_oid_is_zero(&v->patches[i].commit)) {
-			/* known from mail only: its stored mail */
-			struct mail_patch *mps;
-			size_t nmp;
-			int r = import_stored_patches(repo, s, v, &mps, &nmp);
-
-			if (r < 0)
-				return r;
-			r = patches_from_mail(mps, nmp, out, nr, s->name);
-			free_mail_patches(mps, nmp);
-			return r;
-		}
-	p = xcalloc(v->nr_patches ? v->nr_patches : 1, sizeof(*p));
-	*out = p;
-	for (i = 0; i < v->nr_patches; i++) {
-		git_commit *commit;
-		int r;
-
-		if (git_commit_lookup(&commit, repo, &v->patches[i].commit) < 0)
-			return error_git("cannot read commit %s (patch %zu of "
-					 "v%d of %s)",
-					 oid_short(&v->patches[i].commit, 12),
-					 i + 1, v->number, s->name);
-		r = rangediff_patch_from_commit(repo, commit, mailmap, &p[i]);
-		git_commit_free(commit);
-		*nr = i + 1;
-		if (r < 0)
-			return r;
-	}
-	return 0;
 }
 
 static void patch_json(struct json *j, const char *side,
@@ -398,9 +298,9 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	if (!r && git_mailmap_from_repository(&mailmap, ctx->repo) < 0)
 		mailmap = NULL;
 	if (!r)
-		r = load_patches(ctx->repo, mailmap, &s, va, &pa, &na);
+		r = series_rangediff_patches(ctx->repo, mailmap, &s, va, &pa, &na);
 	if (!r)
-		r = load_patches(ctx->repo, mailmap, &s, vb, &pb, &nb);
+		r = series_rangediff_patches(ctx->repo, mailmap, &s, vb, &pb, &nb);
 	if (!r)
 		r = rangediff_compute(pa, na, pb, nb, creation_factor, &rd);
 	if (!r) {
@@ -414,8 +314,8 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
 	rangediff_release(&rd);
-	free_patches(pa, na);
-	free_patches(pb, nb);
+	rangediff_patches_free(pa, na);
+	rangediff_patches_free(pb, nb);
 	series_release(&s);
 	git_mailmap_free(mailmap);
 	return r < 0 ? error_report(r) : 0;
