@@ -4,6 +4,7 @@
  * git send-email, git am or b4.
  */
 #include "patches/email.h"
+#include "review/cover.h"
 #include "review/format.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -17,6 +18,7 @@
 
 static const char *const usage[] = {
 	"respin format <name>[@v<n>] [-o <dir>] [--subject-prefix <p>] [--rfc]",
+	"              [--cover-letter | --no-cover] [--no-results] [--stdout]",
 	NULL
 };
 
@@ -24,6 +26,7 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *dir = ".", *prefix = NULL;
 	int rfc = 0, cover = -1, no_cover = 0, json = 0, stdout_mbox = 0;
+	int no_results = 0;
 	int exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING('o', "output-directory", &dir, "dir",
@@ -34,6 +37,8 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 		OPT_BOOL(0, "cover-letter", &cover,
 			 "write a cover letter even for one patch"),
 		OPT_BOOL(0, "no-cover", &no_cover, "write no cover letter"),
+		OPT_BOOL(0, "no-results", &no_results,
+			 "leave the results of respin check out of the mail"),
 		OPT_BOOL(0, "stdout", &stdout_mbox,
 			 "print one mboxrd to stdout instead of files"),
 		OPT_BOOL(0, "json", &json, "list what was written as JSON"),
@@ -59,10 +64,9 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		goto fail;
-	if (rfc)
-		strbuf_addstr(&pfx, "RFC ");
-	strbuf_addstr(&pfx, prefix ? prefix : "PATCH");
+	cover_subject_prefix(ctx->repo, &s, prefix, rfc, &pfx);
 	fo.prefix = pfx.buf;
+	fo.no_results = no_results;
 	fo.cover_letter = no_cover ? 0 : cover;
 	lore = repo_lore_url(ctx->repo);
 	fo.lore_url = lore;

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/format.h"
+#include "ci/checks.h"
+#include "ci/grid.h"
+#include "ci/results.h"
+#include "review/cover.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -71,167 +75,100 @@ static char *make_message_id(const struct series *s,
 	return strbuf_detach(&sb, NULL);
 }
 
-struct shortlog_entry {
-	char *author;
-	struct strbuf subjects;
-	int count;
-};
-
-static void add_shortlog(struct strbuf *out, git_repository *repo,
-			 const struct series_version *v)
-{
-	struct shortlog_entry *e = NULL;
-	size_t nr = 0, i, k;
-
-	for (i = 0; i < v->nr_patches; i++) {
-		git_commit *c = NULL;
-		const char *name;
-
-		if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0) {
-			git_error_clear();
-			continue;
-		}
-		name = git_commit_author(c)->name;
-		for (k = 0; k < nr; k++)
-			if (!strcmp(e[k].author, name))
-				break;
-		if (k == nr) {
-			e = xrealloc(e, (nr + 1) * sizeof(*e));
-			e[nr].author = xstrdup(name);
-			strbuf_init(&e[nr].subjects, 0);
-			e[nr].count = 0;
-			nr++;
-		}
-		e[k].count++;
-		strbuf_addf(&e[k].subjects, "      %s\n", v->patches[i].subject);
-		git_commit_free(c);
-	}
-	for (k = 0; k < nr; k++) {
-		strbuf_addf(out, "%s (%d):\n%s\n", e[k].author, e[k].count,
-			    e[k].subjects.buf);
-		free(e[k].author);
-		strbuf_release(&e[k].subjects);
-	}
-	free(e);
-}
-
-static int add_diffstat(struct strbuf *out, git_repository *repo,
-			const struct series_version *v)
-{
-	git_commit *b = NULL, *t = NULL;
-	git_tree *bt = NULL, *tt = NULL;
-	git_diff *diff = NULL;
-	git_diff_stats *stats = NULL;
-	git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
-	git_buf buf = GIT_BUF_INIT;
-	int r = -1;
-
-	if (git_commit_lookup(&b, repo, &v->base) < 0 ||
-	    git_commit_lookup(&t, repo, &v->tip) < 0 ||
-	    git_commit_tree(&bt, b) < 0 || git_commit_tree(&tt, t) < 0 ||
-	    git_diff_tree_to_tree(&diff, repo, bt, tt, NULL) < 0 ||
-	    git_diff_find_similar(diff, &find) < 0 ||
-	    git_diff_get_stats(&stats, diff) < 0 ||
-	    git_diff_stats_to_buf(&buf, stats, GIT_DIFF_STATS_FULL |
-				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0) {
-		error_git("cannot compute the diffstat of v%d", v->number);
-		goto out;
-	}
-	strbuf_add(out, buf.ptr, buf.size);
-	r = 0;
-out:
-	git_buf_dispose(&buf);
-	git_diff_stats_free(stats);
-	git_diff_free(diff);
-	git_tree_free(bt);
-	git_tree_free(tt);
-	git_commit_free(b);
-	git_commit_free(t);
-	return r;
-}
-
 static int make_cover(git_repository *repo, struct series *s,
 		      struct series_version *v, const struct format_options *o,
 		      const char *msgid, struct strbuf *out)
 {
-	struct email_options eo = { 0 };
-	struct strbuf cover = STRBUF_INIT, subject = STRBUF_INIT;
+	struct cover_options co = { 0 };
+	struct cover_letter c;
 	git_signature *sig = NULL;
-	const char *title = "*** SUBJECT HERE ***", *body = "*** BLURB HERE ***\n";
-	char *nl;
-	size_t i;
-	int r, links = 0;
+	int r;
 
-	r = series_version_attachment(repo, s, v, "cover", &cover);
-	if (r < 0 && r != RESPIN_ENOTFOUND)
+	co.prefix = o->prefix;
+	co.lore_url = o->lore_url;
+	co.no_results = o->no_results;
+	r = cover_build(repo, s, v, &co, &c);
+	if (r < 0)
 		return r;
-	if (!r && cover.len) {
-		title = cover.buf;
-		nl = strchr(cover.buf, '\n');
-		body = "";
-		if (nl) {
-			*nl = '\0';
-			body = nl + 1;
-			while (*body == '\n')
-				body++;
-		}
-	}
 	if (repo_signature(repo, &sig) < 0) {
-		strbuf_release(&cover);
+		cover_letter_release(&c);
 		return -1;
 	}
-	eo.prefix = o->prefix;
-	eo.version = v->number;
-	eo.index = 0;
-	eo.total = v->nr_patches;
-
 	strbuf_addstr(out, "From 0000000000000000000000000000000000000000 "
 		      "Mon Sep 17 00:00:00 2001\n");
 	email_address_header(out, "From", sig->name, sig->email);
 	strbuf_addstr(out, "Date: ");
 	email_date(out, sig->when.time, sig->when.offset);
 	strbuf_addch(out, '\n');
-	email_subject_tag(&subject, &eo);
-	strbuf_addf(&subject, " %s", title);
-	email_header(out, "Subject", subject.buf);
+	email_header(out, "Subject", c.subject.buf);
 	strbuf_addf(out, "Message-Id: <%s>\n", msgid);
 	strbuf_addstr(out, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
-	strbuf_addstr(out, body);
-	strbuf_rtrim(out);
+	strbuf_add(out, c.body.buf, c.body.len);
 	strbuf_addch(out, '\n');
-	for (i = 0; i < s->nr_versions; i++) {
-		struct series_version *old = &s->versions[i];
-
-		if (old->number >= v->number || !old->message_id)
-			continue;
-		strbuf_addf(out, "%sLink to v%d: %s/%s/\n",
-			    links++ ? "" : "\n", old->number, o->lore_url,
-			    old->message_id);
-	}
-	strbuf_addstr(out, "\n---\n");
-	add_shortlog(out, repo, v);
-	r = add_diffstat(out, repo, v);
-	if (!r) {
-		strbuf_addf(out, "---\nbase-commit: %s\n",
-			    oid_short(&v->base, GIT_OID_HEXSZ));
-		if (s->change_id)
-			strbuf_addf(out, "change-id: %s\n", s->change_id);
-		strbuf_addf(out, "\nBest regards,\n-- \n%s <%s>\n\n", sig->name,
-			    sig->email);
-	}
 	git_signature_free(sig);
-	strbuf_release(&cover);
-	strbuf_release(&subject);
+	cover_letter_release(&c);
+	return 0;
+}
+
+/*
+ * Each patch's results in one line ("respin: checkpatch 0E 0W; build
+ * ok, ..."), when respin check stored any: notes[i] for patch i+1.
+ */
+static int results_notes(git_repository *repo, struct series_version *v,
+			 char ***notes)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	struct check_list checks = { 0 };
+	struct results *rs = NULL;
+	struct grid g = { 0 };
+	size_t i;
+	int r = 0;
+
+	*notes = xcalloc(v->nr_patches + 1, sizeof(**notes));
+	strbuf_addf(&path, "%srespin/results.db",
+		    git_repository_commondir(repo));
+	if (access(path.buf, F_OK) < 0)
+		goto out;
+	r = checks_load(repo, &checks);
+	if (!r)
+		r = results_open(repo, &rs);
+	if (!r)
+		r = grid_load(&g, repo, rs, &checks, v);
+	if (r < 0 || !g.any)
+		goto out;
+	for (i = 1; i <= v->nr_patches; i++) {
+		strbuf_reset(&line);
+		strbuf_addstr(&line, "respin: ");
+		if (grid_patch_line(&line, &checks, &g, i))
+			(*notes)[i - 1] = xstrdup(line.buf);
+	}
+out:
+	grid_release(&g);
+	results_close(rs);
+	checks_release(&checks);
+	strbuf_release(&path);
+	strbuf_release(&line);
 	return r;
+}
+
+static void notes_free(char **notes, size_t n)
+{
+	size_t i;
+
+	if (!notes)
+		return;
+	for (i = 0; i < n; i++)
+		free(notes[i]);
+	free(notes);
 }
 
 int format_version(git_repository *repo, struct series *s,
 		   struct series_version *v, const struct format_options *o,
 		   struct format_result *res)
 {
-	char *domain = id_domain(repo), *cover_id = NULL;
+	char *domain = id_domain(repo), *cover_id = NULL, **notes = NULL;
 	struct strbuf refs = STRBUF_INIT;
 	int cover = o->cover_letter < 0 ? v->nr_patches > 1 : o->cover_letter;
 	size_t i;
@@ -244,6 +181,8 @@ int format_version(git_repository *repo, struct series *s,
 		      s->name, v->number, s->name);
 		goto out;
 	}
+	if (!o->no_results && results_notes(repo, v, &notes) < 0)
+		goto out;
 	if (cover) {
 		struct format_mail *m = add_mail(res);
 
@@ -268,6 +207,7 @@ int format_version(git_repository *repo, struct series *s,
 		eo.index = i + 1;
 		eo.total = cover || v->nr_patches > 1 ? v->nr_patches : 0;
 		eo.message_id = m->message_id;
+		eo.notes = notes ? notes[i] : NULL;
 		if (cover_id) {
 			eo.in_reply_to = cover_id;
 			eo.references = refs.buf;
@@ -293,6 +233,7 @@ out:
 	if (r < 0)
 		format_result_release(res);
 	free(domain);
+	notes_free(notes, v->nr_patches);
 	strbuf_release(&refs);
 	return r;
 }

@@ -19,6 +19,7 @@ struct format_options {
 	const char *prefix;	/* "PATCH" unless set */
 	int cover_letter;	/* -1 auto (when more than one patch), 0, 1 */
 	const char *lore_url;	/* for "Link to vN:" lines */
+	int no_results;		/* no results below "---", none in the cover */
 };
 
 struct format_result {

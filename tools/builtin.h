@@ -14,6 +14,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx);
 int cmd_import(int argc, const char **argv, struct command_context *ctx);
 int cmd_check(int argc, const char **argv, struct command_context *ctx);
 int cmd_results(int argc, const char **argv, struct command_context *ctx);
+int cmd_cover(int argc, const char **argv, struct command_context *ctx);
 int cmd_format(int argc, const char **argv, struct command_context *ctx);
 int cmd_report(int argc, const char **argv, struct command_context *ctx);
 

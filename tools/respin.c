@@ -54,6 +54,8 @@ static const struct command commands[] = {
 	  "the stored results of a version: a patch a row, a check a column" },
 	{ "report", cmd_report, NEED_REPO,
 	  "a self-contained HTML page with result tables and benchmark plots" },
+	{ "cover", cmd_cover, NEED_REPO,
+	  "the cover letter of a version: print it, or edit its text" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
 };

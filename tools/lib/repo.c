@@ -186,3 +186,21 @@ char *repo_lore_url(git_repository *repo)
 		url[--n] = '\0';
 	return url;
 }
+
+char *repo_editor(git_repository *repo)
+{
+	const char *e = getenv("GIT_EDITOR");
+	char *conf;
+
+	if (e && *e)
+		return xstrdup(e);
+	conf = repo_config_string(repo, "core.editor", NULL);
+	if (conf && *conf)
+		return conf;
+	free(conf);
+	if ((e = getenv("VISUAL")) && *e)
+		return xstrdup(e);
+	if ((e = getenv("EDITOR")) && *e)
+		return xstrdup(e);
+	return xstrdup("vi");
+}

@@ -30,6 +30,12 @@ int repo_commit_lookup(git_repository *repo, const char *rev,
 char *repo_config_string(git_repository *repo, const char *key,
 			 const char *def);
 
+/*
+ * The user's editor as git picks it: GIT_EDITOR, core.editor, VISUAL,
+ * EDITOR, else "vi".  Free it.
+ */
+char *repo_editor(git_repository *repo);
+
 /* respin.lore-url (default https://lore.kernel.org/all), no trailing '/'. */
 char *repo_lore_url(git_repository *repo);
 

@@ -215,3 +215,40 @@ void run_tail_lines(struct strbuf *out, const char *text, size_t len, int n)
 	}
 	strbuf_add(out, p, (size_t)(text + len - p));
 }
+
+int run_interactive(const char *const *argv)
+{
+	int status = 0, err_pipe[2], err = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(err_pipe, O_CLOEXEC) < 0)
+		return error_errno("cannot run %s", argv[0]);
+	pid = fork();
+	if (pid < 0) {
+		close(err_pipe[0]);
+		close(err_pipe[1]);
+		return error_errno("cannot run %s", argv[0]);
+	}
+	if (pid == 0) {
+		close(err_pipe[0]);
+		execvp(argv[0], (char *const *)argv);
+		err = errno;
+		if (write(err_pipe[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(err_pipe[1]);
+	do {
+		n = read(err_pipe[0], &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(err_pipe[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("cannot wait for %s", argv[0]);
+	if (n == (ssize_t)sizeof(err))
+		return error("cannot run %s: %s", argv[0], strerror(err));
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

@@ -35,6 +35,13 @@ void run_result_release(struct run_result *r);
 /* Runs; returns 0 when it ran (whatever it exited with), <0 if not. */
 int run_program(const struct run_opts *o, struct run_result *res);
 
+/*
+ * Runs argv in the foreground with the terminal (an editor): stdin,
+ * stdout and stderr are ours.  Returns its exit code (128 + signal when
+ * a signal ended it), or <0 with a message when it could not start.
+ */
+int run_interactive(const char *const *argv);
+
 /* Appends the last n lines of text. */
 void run_tail_lines(struct strbuf *out, const char *text, size_t len, int n);
 

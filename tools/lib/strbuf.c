@@ -171,28 +171,33 @@ void strbuf_rtrim(struct strbuf *sb)
 	strbuf_setlen(sb, n);
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path)
+int strbuf_read_fd(struct strbuf *sb, int fd)
 {
-	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		strbuf_grow(sb, 65536);
 		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
 			return -1;
 		}
 		if (!n)
-			break;
+			return 0;
 		strbuf_setlen(sb, sb->len + (size_t)n);
 	}
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY), r, e;
+
+	if (fd < 0)
+		return -1;
+	r = strbuf_read_fd(sb, fd);
+	e = errno;
 	close(fd);
-	return 0;
+	errno = e;
+	return r;
 }

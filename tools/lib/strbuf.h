@@ -37,6 +37,8 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_rtrim(struct strbuf *sb);
 /* Reads a whole file; returns 0 or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* Appends everything read from fd until its end; 0 or -1 (errno). */
+int strbuf_read_fd(struct strbuf *sb, int fd);
 
 /* Allocation that never returns NULL (aborts on out-of-memory). */
 void *xmalloc(size_t n);

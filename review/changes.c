@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "review/changes.h"
+#include "series/patchtexts.h"
+#include "tools/lib/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Subjects this alike pair when the range-diff left both alone. */
+#define SUBJECT_PAIR_MIN 0.75
+
+double changes_subject_similarity(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, longer;
+	size_t *row;
+	double sim;
+
+	longer = la > lb ? la : lb;
+	if (!longer)
+		return 1.0;
+	row = xmalloc((lb + 1) * sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best;
+
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	sim = 1.0 - (double)row[lb] / (double)longer;
+	free(row);
+	return sim;
+}
+
+/* The commit message inside a range-diff text, de-indented. */
+static void patch_message(const struct rangediff_patch *p, struct strbuf *out)
+{
+	static const char head[] = " ## Commit message ##\n";
+	const char *s = strstr(p->text, head);
+	const char *end = p->text + (p->diff_offset ? p->diff_offset : p->len);
+
+	if (!s)
+		return;
+	s += sizeof(head) - 1;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		size_t skip = 0;
+
+		while (skip < 4 && skip < n && s[skip] == ' ')
+			skip++;
+		strbuf_add(out, s + skip, n - skip);
+		strbuf_addch(out, '\n');
+		s += n + (nl ? 1 : 0);
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+}
+
+static int same_diff(const struct rangediff_patch *x,
+		     const struct rangediff_patch *y)
+{
+	size_t lx = x->len - x->diff_offset, ly = y->len - y->diff_offset;
+
+	return lx == ly && !memcmp(x->text + x->diff_offset,
+				   y->text + y->diff_offset, lx);
+}
+
+static int is_pickup_key(const char *key)
+{
+	size_t n = strlen(key);
+
+	return n > 3 && !strcasecmp(key + n - 3, "-by") &&
+	       strcasecmp(key, "Signed-off-by");
+}
+
+/* "; picked up Reviewed-by: X" for each such trailer b has and a lacks. */
+static void add_pickups(const struct rangediff_patch *a,
+			const struct rangediff_patch *b, struct strbuf *what)
+{
+	struct strbuf ma = STRBUF_INIT, mb = STRBUF_INIT;
+	git_message_trailer_array ta = { 0 }, tb = { 0 };
+	size_t i, k;
+
+	patch_message(a, &ma);
+	patch_message(b, &mb);
+	if (git_message_trailers(&ta, ma.buf) < 0 ||
+	    git_message_trailers(&tb, mb.buf) < 0) {
+		git_error_clear();
+		goto out;
+	}
+	for (i = 0; i < tb.count; i++) {
+		int had = 0;
+
+		if (!is_pickup_key(tb.trailers[i].key))
+			continue;
+		for (k = 0; k < ta.count && !had; k++)
+			had = !strcasecmp(ta.trailers[k].key,
+					  tb.trailers[i].key) &&
+			      !strcmp(ta.trailers[k].value,
+				      tb.trailers[i].value);
+		if (!had)
+			strbuf_addf(what, "; picked up %s: %s",
+				    tb.trailers[i].key, tb.trailers[i].value);
+	}
+out:
+	git_message_trailer_array_free(&ta);
+	git_message_trailer_array_free(&tb);
+	strbuf_release(&ma);
+	strbuf_release(&mb);
+}
+
+/* Pairs what the range-diff left alone by subject, best first. */
+static void pair_by_subject(const struct rangediff_patch *a, size_t na,
+			    const struct rangediff_patch *b, size_t nb,
+			    int *a_to_b, int *b_to_a)
+{
+	for (;;) {
+		double best = SUBJECT_PAIR_MIN;
+		size_t i, j, bi = 0, bj = 0;
+		int found = 0;
+
+		for (i = 0; i < na; i++) {
+			if (a_to_b[i] >= 0)
+				continue;
+			for (j = 0; j < nb; j++) {
+				double sim;
+
+				if (b_to_a[j] >= 0)
+					continue;
+				sim = changes_subject_similarity(a[i].subject,
+								 b[j].subject);
+				if (sim >= best && (!found || sim > best)) {
+					best = sim;
+					bi = i;
+					bj = j;
+					found = 1;
+				}
+			}
+		}
+		if (!found)
+			return;
+		a_to_b[bi] = (int)bj;
+		b_to_a[bj] = (int)bi;
+	}
+}
+
+/*
+ * kept[j] = 1 for the b patches in a longest run of pairs whose a
+ * positions increase with their b positions; the others moved.
+ */
+static void find_kept(const int *b_to_a, size_t nb, int *kept)
+{
+	size_t *len = xcalloc(nb ? nb : 1, sizeof(*len));
+	long *prev = xcalloc(nb ? nb : 1, sizeof(*prev));
+	size_t j, k, best_len = 0;
+	long best = -1, at;
+
+	for (j = 0; j < nb; j++) {
+		kept[j] = 0;
+		prev[j] = -1;
+		if (b_to_a[j] < 0)
+			continue;
+		len[j] = 1;
+		for (k = 0; k < j; k++)
+			if (b_to_a[k] >= 0 && b_to_a[k] < b_to_a[j] &&
+			    len[k] + 1 > len[j]) {
+				len[j] = len[k] + 1;
+				prev[j] = (long)k;
+			}
+		if (len[j] > best_len) {
+			best_len = len[j];
+			best = (long)j;
+		}
+	}
+	for (at = best; at >= 0; at = prev[at])
+		kept[at] = 1;
+	free(len);
+	free(prev);
+}
+
+static void add_item(struct strbuf *out, const char *text)
+{
+	/* wrap at ~72 columns, continuation lines indented by two */
+	const char *p = text;
+	size_t col = 0;
+	int first = 1;
+
+	strbuf_addstr(out, "- ");
+	col = 2;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t n = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (!first && col + 1 + n > 72) {
+			strbuf_addstr(out, "\n  ");
+			col = 2;
+		} else if (!first) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, n);
+		col += n;
+		first = 0;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addch(out, '\n');
+}
+
+size_t changes_describe(const struct rangediff_patch *a, size_t na,
+			const struct rangediff_patch *b, size_t nb,
+			struct strbuf *out)
+{
+	struct rangediff rd = { 0 };
+	int *a_to_b = xmalloc((na ? na : 1) * sizeof(int));
+	int *b_to_a = xmalloc((nb ? nb : 1) * sizeof(int));
+	int *kept = xmalloc((nb ? nb : 1) * sizeof(int));
+	struct strbuf what = STRBUF_INIT, item = STRBUF_INIT;
+	size_t i, j, items = 0;
+
+	for (i = 0; i < na; i++)
+		a_to_b[i] = -1;
+	for (j = 0; j < nb; j++)
+		b_to_a[j] = -1;
+	if (rangediff_compute(a, na, b, nb, RANGEDIFF_CREATION_FACTOR,
+			      &rd) == 0) {
+		for (i = 0; i < rd.nr_pairs; i++)
+			if (rd.pairs[i].a >= 0 && rd.pairs[i].b >= 0) {
+				a_to_b[rd.pairs[i].a] = rd.pairs[i].b;
+				b_to_a[rd.pairs[i].b] = rd.pairs[i].a;
+			}
+	} else {
+		error_clear();
+	}
+	rangediff_release(&rd);
+	pair_by_subject(a, na, b, nb, a_to_b, b_to_a);
+	find_kept(b_to_a, nb, kept);
+
+	for (j = 0; j < nb; j++) {
+		const struct rangediff_patch *pb = &b[j], *pa;
+
+		strbuf_reset(&item);
+		if (b_to_a[j] < 0) {
+			strbuf_addf(&item, "New patch %zu/%zu: \"%s\"", j + 1,
+				    nb, pb->subject);
+			add_item(out, item.buf);
+			items++;
+			continue;
+		}
+		pa = &a[b_to_a[j]];
+		strbuf_reset(&what);
+		if (!kept[j])
+			strbuf_addf(&what, "; moved (was %d/%zu)", b_to_a[j] + 1,
+				    na);
+		if (strcmp(pa->subject, pb->subject))
+			strbuf_addf(&what, "; reworded (was \"%s\")",
+				    pa->subject);
+		if (!same_diff(pa, pb))
+			strbuf_addstr(&what, "; code changed");
+		else if (pa->len != pb->len ||
+			 memcmp(pa->text, pb->text, pa->len))
+			strbuf_addstr(&what, "; commit message changed");
+		add_pickups(pa, pb, &what);
+		if (!what.len)
+			continue;
+		strbuf_addf(&item, "%zu/%zu \"%s\": %s", j + 1, nb, pb->subject,
+			    what.buf + 2);
+		add_item(out, item.buf);
+		items++;
+	}
+	for (i = 0; i < na; i++) {
+		if (a_to_b[i] >= 0)
+			continue;
+		strbuf_reset(&item);
+		strbuf_addf(&item, "Dropped \"%s\" (was %zu/%zu)", a[i].subject,
+			    i + 1, na);
+		add_item(out, item.buf);
+		items++;
+	}
+	strbuf_release(&what);
+	strbuf_release(&item);
+	free(a_to_b);
+	free(b_to_a);
+	free(kept);
+	return items;
+}
+
+int changes_between(git_repository *repo, const struct series *s,
+		    const struct series_version *prev,
+		    const struct series_version *cur, struct strbuf *out)
+{
+	struct rangediff_patch *pa = NULL, *pb = NULL;
+	size_t na = 0, nb = 0;
+	git_mailmap *mailmap = NULL;
+	int r;
+
+	if (git_mailmap_from_repository(&mailmap, repo) < 0) {
+		git_error_clear();
+		mailmap = NULL;
+	}
+	r = series_rangediff_patches(repo, mailmap, s, prev, &pa, &na);
+	if (!r)
+		r = series_rangediff_patches(repo, mailmap, s, cur, &pb, &nb);
+	if (!r)
+		changes_describe(pa, na, pb, nb, out);
+	rangediff_patches_free(pa, na);
+	rangediff_patches_free(pb, nb);
+	git_mailmap_free(mailmap);
+	return r;
+}

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "review/cover.h"
+#include "ci/checks.h"
+#include "ci/grid.h"
+#include "ci/results.h"
+#include "patches/email.h"
+#include "review/changelog.h"
+#include "review/changes.h"
+#include "review/coverresults.h"
+#include "review/stat.h"
+#include "review/template.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char cover_default_template[] =
+	"${body}\n"
+	"\n"
+	"${changes}\n"
+	"\n"
+	"${results}\n"
+	"\n"
+	"${benchmarks}\n"
+	"\n"
+	"---\n"
+	"${shortlog}\n"
+	"${diffstat}\n"
+	"---\n"
+	"base-commit: ${base_commit}\n"
+	"change-id: ${change_id}\n"
+	"\n"
+	"Best regards,\n"
+	"-- \n"
+	"${signature}\n";
+
+void cover_letter_release(struct cover_letter *c)
+{
+	strbuf_release(&c->subject);
+	strbuf_release(&c->body);
+}
+
+void cover_subject_prefix(git_repository *repo, const struct series *s,
+			  const char *override, int rfc, struct strbuf *out)
+{
+	struct strbuf key = STRBUF_INIT;
+	char *conf = NULL;
+	const char *p = override;
+
+	if (!p) {
+		strbuf_addf(&key, "respin.series.%s.subjectPrefix", s->name);
+		conf = repo_config_string(repo, key.buf, NULL);
+		if (!conf)
+			conf = repo_config_string(repo, "respin.subjectPrefix",
+						  NULL);
+		p = conf && *conf ? conf : "PATCH";
+	}
+	if (rfc && strncmp(p, "RFC", 3))
+		strbuf_addstr(out, "RFC ");
+	strbuf_addstr(out, p);
+	free(conf);
+	strbuf_release(&key);
+}
+
+/* The stored cover text of v, parsed; 0 or RESPIN_ENOTFOUND. */
+static int version_text(git_repository *repo, const struct series *s,
+			const struct series_version *v, struct cover_text *ct)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int r = series_version_attachment(repo, s, v, "cover", &raw);
+
+	if (!r && !raw.len)
+		r = RESPIN_ENOTFOUND;
+	if (!r)
+		cover_text_parse(raw.buf, raw.len, ct);
+	strbuf_release(&raw);
+	return r;
+}
+
+/* Index of v in s->versions. */
+static size_t version_index(const struct series *s,
+			    const struct series_version *v)
+{
+	return (size_t)(v - s->versions);
+}
+
+struct texts {
+	struct cover_text *t;	/* per version index, parsed when present */
+	int *have;
+	size_t nr;
+};
+
+static int texts_load(git_repository *repo, const struct series *s,
+		      size_t upto, struct texts *tx)
+{
+	size_t i;
+
+	tx->nr = upto + 1;
+	tx->t = xcalloc(tx->nr, sizeof(*tx->t));
+	tx->have = xcalloc(tx->nr, sizeof(*tx->have));
+	for (i = 0; i < tx->nr; i++) {
+		int r = version_text(repo, s, &s->versions[i], &tx->t[i]);
+
+		if (r == 0)
+			tx->have[i] = 1;
+		else if (r != RESPIN_ENOTFOUND)
+			return r;
+	}
+	return 0;
+}
+
+static void texts_release(struct texts *tx)
+{
+	size_t i;
+
+	for (i = 0; i < tx->nr; i++)
+		if (tx->have[i])
+			cover_text_release(&tx->t[i]);
+	free(tx->t);
+	free(tx->have);
+}
+
+/* Version k's changelog: the newest text (down to vk's own) that has it. */
+static const struct changelog_section *find_section(const struct series *s,
+						    const struct texts *tx,
+						    int k)
+{
+	size_t i = tx->nr;
+
+	while (i-- > 0) {
+		const struct changelog_section *sec;
+
+		if (s->versions[i].number < k)
+			break;
+		if (tx->have[i] && (sec = cover_text_section(&tx->t[i], k)))
+			return sec;
+	}
+	return NULL;
+}
+
+static const struct series_version *version_before(const struct series *s,
+						   int k)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_versions; i++)
+		if (s->versions[i].number == k - 1)
+			return &s->versions[i];
+	return NULL;
+}
+
+/* Every "Changes in vK:" section from v down to v2. */
+static int add_changes(struct strbuf *out, git_repository *repo,
+		       const struct series *s, const struct series_version *v,
+		       const struct texts *tx, const char *lore_url)
+{
+	int k;
+
+	for (k = v->number; k >= 2; k--) {
+		const struct changelog_section *sec = find_section(s, tx, k);
+		const struct series_version *prev = version_before(s, k);
+		struct strbuf sect = STRBUF_INIT;
+
+		if (sec)
+			strbuf_add(&sect, sec->text.buf, sec->text.len);
+		if (k == v->number && prev) {
+			int r = changes_between(repo, s, prev, v, &sect);
+
+			if (r < 0) {
+				strbuf_release(&sect);
+				return r;
+			}
+		}
+		if (prev && prev->message_id)
+			strbuf_addf(&sect, "- Link to v%d: %s/%s/\n", k - 1,
+				    lore_url, prev->message_id);
+		if (sect.len)
+			strbuf_addf(out, "%sChanges in v%d:\n%s",
+				    out->len ? "\n" : "", k, sect.buf);
+		strbuf_release(&sect);
+	}
+	return 0;
+}
+
+static void add_links(struct strbuf *out, const struct series *s,
+		      const struct series_version *v, const char *lore_url)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_versions; i++) {
+		const struct series_version *old = &s->versions[i];
+
+		if (old->number < v->number && old->message_id)
+			strbuf_addf(out, "Link to v%d: %s/%s/\n", old->number,
+				    lore_url, old->message_id);
+	}
+}
+
+/* The results parts, when results are stored for v. */
+static int add_results(git_repository *repo, struct series *s,
+		       struct series_version *v, struct strbuf *table,
+		       struct strbuf *bench)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct check_list checks = { 0 };
+	struct results *rs = NULL;
+	struct grid g = { 0 }, pg = { 0 };
+	const struct series_version *prev = version_before(s, v->number);
+	int r = 0;
+
+	strbuf_addf(&path, "%srespin/results.db",
+		    git_repository_commondir(repo));
+	if (series_version_mail_only(v) || access(path.buf, F_OK) < 0)
+		goto out;
+	r = checks_load(repo, &checks);
+	if (!r)
+		r = results_open(repo, &rs);
+	if (!r)
+		r = grid_load(&g, repo, rs, &checks, v);
+	if (r < 0 || !g.any)
+		goto out;
+	if (prev && !series_version_mail_only(prev)) {
+		if (grid_load(&pg, repo, rs, &checks, prev) < 0) {
+			grid_release(&pg);
+			error_clear();
+		}
+	}
+	strbuf_addstr(table, "Results of respin check, at the base and after "
+		      "each patch:\n");
+	cover_results_table(table, &checks, &g);
+	cover_bench_tables(bench, &checks, &g, pg.cells ? &pg : NULL);
+	if (bench->len) {
+		struct strbuf head = STRBUF_INIT;
+
+		strbuf_addstr(&head, "Benchmarks (mean, standard deviation and "
+			      "runs; the change against the first column, "
+			      "* when significant: Welch's t-test and 95% "
+			      "intervals):\n\n");
+		strbuf_add(&head, bench->buf, bench->len);
+		strbuf_release(bench);
+		*bench = head;
+	}
+out:
+	grid_release(&g);
+	grid_release(&pg);
+	results_close(rs);
+	checks_release(&checks);
+	strbuf_release(&path);
+	return r;
+}
+
+static int load_template(git_repository *repo, const struct cover_options *o,
+			 struct strbuf *tmpl, struct strbuf *origin)
+{
+	char *text, *file;
+
+	if (o->template_text) {
+		strbuf_addstr(tmpl, o->template_text);
+		strbuf_addstr(origin, o->template_origin ? o->template_origin :
+			      "the template");
+		return 0;
+	}
+	text = repo_config_string(repo, "respin.cover.template", NULL);
+	if (text) {
+		strbuf_addstr(tmpl, text);
+		strbuf_addstr(origin, "git config respin.cover.template");
+		free(text);
+		return 0;
+	}
+	file = repo_config_string(repo, "respin.cover.templateFile", NULL);
+	if (file) {
+		int r = strbuf_read_file(tmpl, file);
+
+		if (r < 0)
+			r = error_errno("cannot read the cover template %s "
+					"(git config respin.cover.templateFile)",
+					file);
+		else
+			strbuf_addf(origin, "%s (respin.cover.templateFile)",
+				    file);
+		free(file);
+		return r < 0 ? r : 0;
+	}
+	strbuf_addstr(tmpl, cover_default_template);
+	strbuf_addstr(origin, "the built-in template");
+	return 0;
+}
+
+/* The title and body: v's own text, or the nearest earlier one's. */
+static const struct cover_text *pick_text(const struct texts *tx)
+{
+	size_t i = tx->nr;
+
+	while (i-- > 0)
+		if (tx->have[i])
+			return &tx->t[i];
+	return NULL;
+}
+
+int cover_build(git_repository *repo, struct series *s,
+		struct series_version *v, const struct cover_options *o,
+		struct cover_letter *out)
+{
+	struct texts tx = { 0 };
+	const struct cover_text *ct;
+	struct strbuf changes = STRBUF_INIT, links = STRBUF_INIT;
+	struct strbuf results = STRBUF_INIT, bench = STRBUF_INIT;
+	struct strbuf shortlog = STRBUF_INIT, diffstat = STRBUF_INIT;
+	struct strbuf sig = STRBUF_INIT, tmpl = STRBUF_INIT;
+	struct strbuf origin = STRBUF_INIT, version = STRBUF_INIT;
+	struct strbuf npatches = STRBUF_INIT;
+	struct email_options eo = { 0 };
+	git_signature *gsig = NULL;
+	const char *title, *body;
+	char base[GIT_OID_HEXSZ + 1] = "";
+	int r;
+
+	strbuf_init(&out->subject, 0);
+	strbuf_init(&out->body, 0);
+	out->have_text = 0;
+	r = texts_load(repo, s, version_index(s, v), &tx);
+	if (r < 0)
+		goto out;
+	ct = pick_text(&tx);
+	out->have_text = ct != NULL;
+	title = ct && *ct->title ? ct->title : "*** SUBJECT HERE ***";
+	body = ct ? ct->body.buf : "*** BLURB HERE ***\n";
+
+	r = add_changes(&changes, repo, s, v, &tx, o->lore_url);
+	if (!r && !o->no_results)
+		r = add_results(repo, s, v, &results, &bench);
+	if (r < 0)
+		goto out;
+	add_links(&links, s, v, o->lore_url);
+	stat_shortlog(&shortlog, repo, v);
+	if (series_version_mail_only(v) && tx.have[version_index(s, v)] &&
+	    tx.t[version_index(s, v)].diffstat.len)
+		/* the sender's own: summing the patches' would overcount */
+		strbuf_add(&diffstat, tx.t[version_index(s, v)].diffstat.buf,
+			   tx.t[version_index(s, v)].diffstat.len);
+	else
+		r = stat_diffstat(&diffstat, repo, s, v);
+	if (r < 0)
+		goto out;
+	r = repo_signature(repo, &gsig);
+	if (r < 0)
+		goto out;
+	strbuf_addf(&sig, "%s <%s>", gsig->name, gsig->email);
+	if (!git_oid_is_zero(&v->base))
+		git_oid_tostr(base, sizeof(base), &v->base);
+	strbuf_addf(&version, "%d", v->number);
+	strbuf_addf(&npatches, "%zu", v->nr_patches);
+
+	eo.prefix = o->prefix ? o->prefix : "PATCH";
+	eo.version = v->number;
+	eo.index = 0;
+	eo.total = v->nr_patches;
+	email_subject_tag(&out->subject, &eo);
+	strbuf_addf(&out->subject, " %s", title);
+	{
+		struct template_var vars[] = {
+			{ "subject", out->subject.buf },
+			{ "title", title },
+			{ "body", body },
+			{ "changes", changes.buf },
+			{ "links", links.buf },
+			{ "results", results.buf },
+			{ "benchmarks", bench.buf },
+			{ "shortlog", shortlog.buf },
+			{ "diffstat", diffstat.buf },
+			{ "base_commit", base },
+			{ "change_id", s->change_id },
+			{ "series", s->name },
+			{ "version", version.buf },
+			{ "patches", npatches.buf },
+			{ "signature", sig.buf },
+		};
+
+		r = load_template(repo, o, &tmpl, &origin);
+		if (!r)
+			r = template_expand(tmpl.buf, vars,
+					    sizeof(vars) / sizeof(vars[0]),
+					    origin.buf, &out->body);
+	}
+out:
+	if (r < 0)
+		cover_letter_release(out);
+	git_signature_free(gsig);
+	texts_release(&tx);
+	strbuf_release(&changes);
+	strbuf_release(&links);
+	strbuf_release(&results);
+	strbuf_release(&bench);
+	strbuf_release(&shortlog);
+	strbuf_release(&diffstat);
+	strbuf_release(&sig);
+	strbuf_release(&tmpl);
+	strbuf_release(&origin);
+	strbuf_release(&version);
+	strbuf_release(&npatches);
+	return r;
+}
+
+static const char edit_help[] =
+	"# The cover letter of %s v%d.  The first line is the title; then\n"
+	"# the text.  Put what changed under \"Changes in v%d:\" as \"- \"\n"
+	"# items (older versions keep their own sections).  respin adds\n"
+	"# what it knows: new, dropped, moved and reworded patches, code\n"
+	"# changes, trailers picked up, links, results.  Lines starting\n"
+	"# with '#' are dropped; an empty text changes nothing.\n";
+
+int cover_edit_seed(git_repository *repo, const struct series *s,
+		    const struct series_version *v, struct strbuf *out)
+{
+	size_t i = version_index(s, v) + 1;
+	int r = RESPIN_ENOTFOUND;
+
+	r = series_version_attachment(repo, s, v, "cover", out);
+	if (r == RESPIN_ENOTFOUND) {
+		/* start from the nearest earlier text, plus this version's */
+		struct strbuf prev = STRBUF_INIT;
+
+		while (i-- > 0 && r == RESPIN_ENOTFOUND) {
+			strbuf_reset(&prev);
+			r = series_version_attachment(repo, s, &s->versions[i],
+						      "cover", &prev);
+		}
+		if (r == RESPIN_ENOTFOUND) {
+			strbuf_addstr(out, "*** SUBJECT HERE ***\n\n"
+				      "*** BLURB HERE ***\n");
+			r = 0;
+		} else if (!r) {
+			struct cover_text ct;
+
+			cover_text_parse(prev.buf, prev.len, &ct);
+			strbuf_addf(out, "%s\n\n%s", ct.title, ct.body.buf);
+			cover_text_release(&ct);
+		}
+		if (!r && v->number > 1)
+			strbuf_addf(out, "\nChanges in v%d:\n- \n", v->number);
+		strbuf_release(&prev);
+	}
+	if (r < 0)
+		return r;
+	strbuf_rtrim(out);
+	strbuf_addstr(out, "\n\n");
+	strbuf_addf(out, edit_help, s->name, v->number, v->number);
+	return 0;
+}
