@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Subjects this alike pair when the range-diff left both alone. */
 #define SUBJECT_PAIR_MIN 0.75
@@ -74,6 +75,58 @@ static int same_diff(const struct rangediff_patch *x,
 
 	return lx == ly && !memcmp(x->text + x->diff_offset,
 				   y->text + y->diff_offset, lx);
+}
+
+/* The message without its trailer lines ("Key: value"). */
+static void message_sans_trailers(const struct rangediff_patch *p,
+				  struct strbuf *out)
+{
+	struct strbuf m = STRBUF_INIT, line = STRBUF_INIT;
+	git_message_trailer_array t = { 0 };
+	const char *s, *nl;
+	size_t i;
+
+	patch_message(p, &m);
+	if (git_message_trailers(&t, m.buf) < 0)
+		git_error_clear();
+	for (s = m.buf; *s; s = nl ? nl + 1 : s + strlen(s)) {
+		int trailer = 0;
+
+		nl = strchr(s, '\n');
+		strbuf_reset(&line);
+		strbuf_add(&line, s, nl ? (size_t)(nl - s) : strlen(s));
+		for (i = 0; i < t.count && !trailer; i++) {
+			size_t kl = strlen(t.trailers[i].key);
+
+			trailer = line.len > kl + 1 &&
+				  !strncasecmp(line.buf, t.trailers[i].key, kl) &&
+				  line.buf[kl] == ':' &&
+				  !strcmp(line.buf + kl + 1 +
+					  (line.buf[kl + 1] == ' '),
+					  t.trailers[i].value);
+		}
+		if (!trailer)
+			strbuf_addf(out, "%s\n", line.buf);
+	}
+	strbuf_rtrim(out);
+	git_message_trailer_array_free(&t);
+	strbuf_release(&m);
+	strbuf_release(&line);
+}
+
+/* The same message, trailers aside (those are reported on their own). */
+static int same_message(const struct rangediff_patch *a,
+			const struct rangediff_patch *b)
+{
+	struct strbuf ma = STRBUF_INIT, mb = STRBUF_INIT;
+	int same;
+
+	message_sans_trailers(a, &ma);
+	message_sans_trailers(b, &mb);
+	same = ma.len == mb.len && !memcmp(ma.buf, mb.buf, ma.len);
+	strbuf_release(&ma);
+	strbuf_release(&mb);
+	return same;
 }
 
 static int is_pickup_key(const char *key)
@@ -269,8 +322,7 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 				    pa->subject);
 		if (!same_diff(pa, pb))
 			strbuf_addstr(&what, "; code changed");
-		else if (pa->len != pb->len ||
-			 memcmp(pa->text, pb->text, pa->len))
+		else if (!same_message(pa, pb))
 			strbuf_addstr(&what, "; commit message changed");
 		add_pickups(pa, pb, &what);
 		if (!what.len)

@@ -125,7 +125,7 @@ static void print_bench(struct strbuf *out, const struct check *c,
 		cells[i].pct = col[i].sd_pct;
 		cells[i].significant = 0;
 	}
-	stats_format_row(out, "Stddev", c->name, (int)namew, cells, ncol,
+	stats_format_row(out, "Stdev", c->name, (int)namew, cells, ncol,
 			 (int)cw, BENCH_DECIMALS);
 	strbuf_addch(out, '\n');
 	strbuf_addf(out, "%-5s  %-*s", "Runs", (int)namew, c->name);
