@@ -93,10 +93,10 @@ static int read_lint(struct results *rs, const struct check *c,
 	struct strbuf log = STRBUF_INIT;
 	int r = results_log(rs, c->hash, cell->res.key, &log);
 
-	if (!r) {
+	if (!r)
 		lint_parse(lr, log.buf, log.len);
+	if (!r && lr->nr)
 		qsort(lr->items, lr->nr, sizeof(*lr->items), finding_qsort_cmp);
-	}
 	strbuf_release(&log);
 	return r;
 }
@@ -173,7 +173,8 @@ static int read_leaves(struct results *rs, const struct check *c,
 	l->sorted = xcalloc(l->nr + 1, sizeof(*l->sorted));
 	for (i = 0; i < l->nr; i++)
 		l->sorted[i] = &l->v[i];
-	qsort(l->sorted, l->nr, sizeof(*l->sorted), leaf_cmp);
+	if (l->nr)
+		qsort(l->sorted, l->nr, sizeof(*l->sorted), leaf_cmp);
 out:
 	strbuf_release(&log);
 	return r;
@@ -192,6 +193,8 @@ static const struct ktap_leaf *leaf_find(const struct leaves *l,
 	struct ktap_leaf key = { 0 }, *kp = &key, **hit;
 
 	key.path = (char *)path;
+	if (!l->nr)
+		return NULL;
 	hit = bsearch(&kp, l->sorted, l->nr, sizeof(*l->sorted), leaf_cmp);
 	return hit ? *hit : NULL;
 }
