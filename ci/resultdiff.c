@@ -39,8 +39,16 @@ static void set_minus(struct warning_set *out, const struct warning_set *x,
 			warning_set_add(out, x->items[w]);
 }
 
+/* The warnings row i adds are known when row i - 1 has a build too. */
+static int added_known(const struct grid *g, size_t i, size_t k)
+{
+	return i > 0 && cell_at(g, i - 1, k);
+}
+
 static void compare_build(struct resultdiff_check *rc)
 {
+	if (!rc->added_known)
+		return;
 	set_minus(&rc->new_warnings, &rc->b->added, &rc->a->added);
 	set_minus(&rc->fixed_warnings, &rc->a->added, &rc->b->added);
 	if (rc->new_warnings.nr || rc->fixed_warnings.nr)
@@ -330,6 +338,8 @@ int resultdiff_compute(struct resultdiff *rd, struct results *rs,
 		rc->check = &checks->items[k];
 		rc->a = ca;
 		rc->b = cb;
+		rc->added_known = added_known(a, ia, k) &&
+				  added_known(b, ib, k);
 		if (!ca || !cb) {
 			rc->changed = a && b;
 		} else {

@@ -36,6 +36,7 @@ struct resultdiff_check {
 	int changed;
 	struct warning_set new_warnings;	/* build: added in b, not a */
 	struct warning_set fixed_warnings;	/* build: added in a, not b */
+	int added_known;	/* build: both rows above have a build */
 	struct lint_report new_findings;	/* lint: in b, not a */
 	struct lint_report gone_findings;	/* lint: in a, not b */
 	struct resultdiff_flip *flips;		/* ktap */

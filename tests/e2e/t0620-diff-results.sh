@@ -77,7 +77,11 @@ test_expect_success 'no results stored: the range-diff and a note' '
 	respin diff k v1 v1 --results -s >out 2>err; rc=$?; cat out err;
 	[ $rc = 0 ] &&
 	grep_q "^note: no results stored for v1 or v1; run respin check$" err &&
-	respin diff k v1 v1 -s >plain && check_same plain out
+	respin diff k v1 v1 -s >plain && check_same plain out &&
+	respin diff k v1 v1 --results --json >j 2>/dev/null && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{pairs}};
+		exit 2 unless @p == 3 && 3 == grep { exists \$_->{results} && !defined \$_->{results} } @p;
+	" <j
 '
 
 test_expect_code 1 'v1 is checked' '
