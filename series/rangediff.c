@@ -624,6 +624,13 @@ static int decimal_width(size_t n)
 int rangediff_print(const struct rangediff *rd, unsigned flags,
 		    struct strbuf *out)
 {
+	return rangediff_print_with(rd, flags, out, NULL, NULL);
+}
+
+int rangediff_print_with(const struct rangediff *rd, unsigned flags,
+			 struct strbuf *out, rangediff_pair_fn *after_line,
+			 void *data)
+{
 	int width = decimal_width(1 + (rd->na > rd->nb ? rd->na : rd->nb));
 	struct strbuf dashes = STRBUF_INIT;
 	size_t k;
@@ -649,7 +656,9 @@ int rangediff_print(const struct rangediff *rd, unsigned flags,
 		else
 			strbuf_addf(out, " %*s:  %s", width, "-", dashes.buf);
 		strbuf_addf(out, " %s\n", x ? x->subject : y->subject);
-		if (pr->status == '!' && !(flags & RANGEDIFF_NO_PATCH))
+		if (after_line)
+			r = after_line(rd, k, out, data);
+		if (!r && pr->status == '!' && !(flags & RANGEDIFF_NO_PATCH))
 			r = print_patch_diff(x, y, out);
 	}
 	strbuf_release(&dashes);

@@ -110,6 +110,17 @@ int rangediff_print(const struct rangediff *rd, unsigned flags,
 		    struct strbuf *out);
 
 /*
+ * The same, calling after_line(rd, k, out, data) after the line of
+ * pair k and before the diff under it: what it appends goes there.  A
+ * negative return stops the printing and is returned.
+ */
+typedef int rangediff_pair_fn(const struct rangediff *rd, size_t k,
+			      struct strbuf *out, void *data);
+int rangediff_print_with(const struct rangediff *rd, unsigned flags,
+			 struct strbuf *out, rangediff_pair_fn *after_line,
+			 void *data);
+
+/*
  * The number of lines (hunk headers included) in a three-line-context
  * diff of two texts: the cost of pairing them.
  */

@@ -2,8 +2,10 @@
 /*
  * respin diff NAME [vA vB]: a range-diff between two recorded versions
  * of a series (without versions: the one before the latest against the
- * latest).
+ * latest).  With --results, under each pair, what changed in its
+ * stored results.
  */
+#include "ci/resultdiff.h"
 #include "series/import.h"
 #include "series/patchtexts.h"
 #include "series/rangediff.h"
@@ -20,7 +22,8 @@
 #include <unistd.h>
 
 static const char *const usage[] = {
-	"respin diff <name> [<vA> <vB>] [--creation-factor <n>] [-s] [--json]",
+	"respin diff <name> [<vA> <vB>] [--creation-factor <n>] [-s] [--json]"
+	" [--results]",
 	"respin diff <mail-a> <mail-b>   (two versions straight from mail)",
 	"respin diff <mail>              (its last two versions)",
 	NULL
@@ -136,6 +139,110 @@ out:
 	return r;
 }
 
+/* The stored results of the two versions, for --results. */
+struct diff_results {
+	struct results *rs;
+	struct check_list checks;
+	struct grid grid[2];
+	int version[2];
+	int on;			/* both versions have results */
+};
+
+static int results_load_version(git_repository *repo, struct diff_results *dr,
+				int side, const struct series_version *v)
+{
+	dr->version[side] = v->number;
+	if (series_version_mail_only(v))
+		return 0;	/* no tree, so no results */
+	return grid_load(&dr->grid[side], repo, dr->rs, &dr->checks, v);
+}
+
+/*
+ * Loads both grids; dr->on says whether both versions have results
+ * (a note on stderr when not).
+ */
+static int results_load(git_repository *repo, const struct series *s,
+			const struct series_version *va,
+			const struct series_version *vb,
+			struct diff_results *dr)
+{
+	int r = checks_load(repo, &dr->checks);
+
+	if (!r)
+		r = results_open(repo, &dr->rs);
+	if (!r)
+		r = results_load_version(repo, dr, 0, va);
+	if (!r)
+		r = results_load_version(repo, dr, 1, vb);
+	if (r < 0)
+		return r;
+	dr->on = dr->grid[0].any && dr->grid[1].any;
+	if (dr->on)
+		return 0;
+	if (!dr->grid[0].any && !dr->grid[1].any)
+		fprintf(stderr, "note: no results stored for v%d or v%d; run "
+			"respin check\n", va->number, vb->number);
+	else
+		fprintf(stderr, "note: no results stored for v%d; run respin "
+			"check %s@v%d\n", dr->grid[0].any ? vb->number :
+			va->number, s->name, dr->grid[0].any ? vb->number :
+			va->number);
+	return 0;
+}
+
+static void results_release(struct diff_results *dr)
+{
+	grid_release(&dr->grid[0]);
+	grid_release(&dr->grid[1]);
+	results_close(dr->rs);
+	checks_release(&dr->checks);
+}
+
+static const struct grid *pair_grid(const struct diff_results *dr, int side,
+				    int index)
+{
+	return index >= 0 ? &dr->grid[side] : NULL;
+}
+
+static int pair_results(const struct diff_results *dr,
+			const struct rangediff_pair *p, struct resultdiff *rd)
+{
+	return resultdiff_compute(rd, dr->rs, &dr->checks,
+				  pair_grid(dr, 0, p->a), (size_t)(p->a + 1),
+				  pair_grid(dr, 1, p->b), (size_t)(p->b + 1));
+}
+
+#define RESULTS_PREFIX "    results: "
+
+/* After a pairing line: what changed in the pair's results. */
+static int results_after_line(const struct rangediff *rd, size_t k,
+			      struct strbuf *out, void *data)
+{
+	const struct diff_results *dr = data;
+	const struct rangediff_pair *p = &rd->pairs[k];
+	struct resultdiff d;
+	size_t mark = out->len;
+	int r;
+
+	if (p->a < 0 || p->b < 0) {
+		int side = p->a < 0;
+		size_t i = (size_t)(side ? p->b : p->a) + 1;
+
+		strbuf_addstr(out, RESULTS_PREFIX);
+		if (grid_patch_line(out, &dr->checks, &dr->grid[side], i))
+			strbuf_addch(out, '\n');
+		else
+			strbuf_setlen(out, mark);
+		return 0;
+	}
+	r = pair_results(dr, p, &d);
+	if (!r)
+		resultdiff_format(&d, dr->version[0], dr->version[1],
+				  RESULTS_PREFIX, out);
+	resultdiff_release(&d);
+	return r;
+}
+
 static void patch_json(struct json *j, const char *side,
 		       const struct rangediff_patch *p, int index)
 {
@@ -160,12 +267,30 @@ static void patch_json(struct json *j, const char *side,
 		json_null(j);
 }
 
-static void diff_json(const struct series *s, int va, int vb,
-		      const struct rangediff *rd, struct strbuf *out)
+/* "results": the pair's result changes, or null when it has none. */
+static int pair_json(struct json *j, const struct diff_results *dr,
+		     const struct rangediff_pair *p)
+{
+	struct resultdiff d = { 0 };
+	int r = dr->on ? pair_results(dr, p, &d) : 0;
+
+	json_key(j, "results");
+	if (r < 0 || !d.nr)
+		json_null(j);
+	else
+		resultdiff_to_json(&d, j);
+	resultdiff_release(&d);
+	return r;
+}
+
+static int diff_json(const struct series *s, int va, int vb,
+		     const struct rangediff *rd,
+		     const struct diff_results *dr, struct strbuf *out)
 {
 	struct json j;
 	size_t k;
 	char status[2] = { 0, 0 };
+	int r = 0;
 
 	json_init(&j, out, 1);
 	json_object_begin(&j);
@@ -182,11 +307,14 @@ static void diff_json(const struct series *s, int va, int vb,
 		json_string_member(&j, "status", status);
 		patch_json(&j, "a", p->a >= 0 ? &rd->a[p->a] : NULL, p->a);
 		patch_json(&j, "b", p->b >= 0 ? &rd->b[p->b] : NULL, p->b);
+		if (dr && !r)
+			r = pair_json(&j, dr, p);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
+	return r;
 }
 
 /* Picks the two versions: both given, or the two newest up to spec's. */
@@ -217,7 +345,7 @@ static int pick_versions(struct series *s, struct series_version *latest,
 
 int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, no_patch = 0, exit_code, n, r;
+	int json = 0, no_patch = 0, results = 0, exit_code, n, r;
 	int creation_factor = RANGEDIFF_CREATION_FACTOR;
 	struct option opts[] = {
 		OPT_INT(0, "creation-factor", &creation_factor, "n",
@@ -226,6 +354,8 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		OPT_BOOL('s', "no-patch", &no_patch,
 			 "show the pairing lines only"),
 		OPT_BOOL(0, "json", &json, "print the pairs as JSON"),
+		OPT_BOOL(0, "results", &results,
+			 "show what changed in each pair's stored results"),
 		OPT_END()
 	};
 	struct rangediff_patch *pa = NULL, *pb = NULL;
@@ -235,6 +365,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	struct series s;
 	struct series_version *latest, *va = NULL, *vb = NULL;
 	git_mailmap *mailmap = NULL;
+	struct diff_results dr;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -247,6 +378,10 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 					   "--creation-factor must be 0 or more");
 	if ((n == 2 || (n == 1 && !ctx->repo)) && is_mail_source(argv[0]) &&
 	    (n == 1 || is_mail_source(argv[1]))) {
+		if (results)
+			return command_usage_error(opts, usage, "--results "
+				"needs a series recorded in a repository, not "
+				"mail");
 		r = diff_mail(ctx->repo, n, argv, creation_factor,
 			      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 		if (!r)
@@ -262,6 +397,10 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		    RESPIN_ENOTFOUND) {
 			series_release(&probe);
 			error_clear();
+			if (results)
+				return command_usage_error(opts, usage,
+					"--results needs a series recorded in "
+					"a repository, not mail");
 			r = diff_mail(ctx->repo, 1, argv, creation_factor,
 				      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 			if (!r)
@@ -290,6 +429,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage,
 					   "--creation-factor must be 0 or more");
 
+	memset(&dr, 0, sizeof(dr));
 	r = series_load_spec(ctx->repo, argv[0], &s, &latest);
 	if (!r)
 		r = pick_versions(&s, latest, n == 3 ? argv[1] : NULL,
@@ -303,12 +443,17 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		r = series_rangediff_patches(ctx->repo, mailmap, &s, vb, &pb, &nb);
 	if (!r)
 		r = rangediff_compute(pa, na, pb, nb, creation_factor, &rd);
+	if (!r && results)
+		r = results_load(ctx->repo, &s, va, vb, &dr);
 	if (!r) {
 		if (json)
-			diff_json(&s, va->number, vb->number, &rd, &out);
+			r = diff_json(&s, va->number, vb->number, &rd,
+				      results ? &dr : NULL, &out);
 		else
-			r = rangediff_print(&rd, no_patch ? RANGEDIFF_NO_PATCH
-					    : 0, &out);
+			r = rangediff_print_with(&rd, no_patch ?
+					RANGEDIFF_NO_PATCH : 0, &out,
+					dr.on ? results_after_line : NULL,
+					&dr);
 	}
 	if (!r)
 		fwrite(out.buf, 1, out.len, stdout);
@@ -316,6 +461,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	rangediff_release(&rd);
 	rangediff_patches_free(pa, na);
 	rangediff_patches_free(pb, nb);
+	results_release(&dr);
 	series_release(&s);
 	git_mailmap_free(mailmap);
 	return r < 0 ? error_report(r) : 0;
