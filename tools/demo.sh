@@ -57,8 +57,15 @@ fi
 git config respin.check.selftests.kind ktap
 git config respin.check.selftests.command \
 	'make -s -C tools/testing/selftests/mm O=$RESPIN_BUILD/selftests run_tests'
+run respin check demo@v1
 run respin check demo
 run respin results demo
+run respin diff demo v1 v2 --results -s
+printf '%s\n' "mm: small fixes to compaction" "" \
+	"Two small fixes found while reading mm/compaction.c." "" \
+	"Changes in v2:" "- Keep it simple, as the reviewer asked." >"$dir/cover.txt"
+run respin cover demo --file "$dir/cover.txt"
+run respin cover demo
 run respin format demo -o "$dir/outgoing"
 echo
 echo "The example repository stays in $dir/linux; try 'cd $dir/linux && respin --help'."
