@@ -59,10 +59,18 @@ out:
 	return r;
 }
 
+/* Equal but for white space at the end. */
+static int same_text(struct strbuf *a, struct strbuf *b)
+{
+	strbuf_rtrim(a);
+	strbuf_rtrim(b);
+	return a->len == b->len && !memcmp(a->buf, b->buf, a->len);
+}
+
 static int edit_text(git_repository *repo, struct series *s,
 		     struct series_version *v)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, seed = STRBUF_INIT;
 	char *editor = repo_editor(repo);
 	const char *argv[] = { "sh", "-c", NULL, NULL, NULL, NULL };
 	struct strbuf script = STRBUF_INIT;
@@ -83,6 +91,8 @@ static int edit_text(git_repository *repo, struct series *s,
 		r = error_errno("cannot write %s", path.buf);
 		goto out;
 	}
+	strbuf_add(&seed, text.buf, text.len);
+	cover_strip_comments(&seed);
 	/* the editor is the user's own setting: run it as git does */
 	strbuf_addf(&script, "%s \"$@\"", editor);
 	argv[2] = script.buf;
@@ -103,6 +113,14 @@ static int edit_text(git_repository *repo, struct series *s,
 		goto out;
 	}
 	cover_strip_comments(&text);
+	if (same_text(&text, &seed)) {
+		/* closed without a change: keep what is stored */
+		printf("%s v%d: the cover text is unchanged\n", s->name,
+		       v->number);
+		unlink(path.buf);
+		r = 0;
+		goto out;
+	}
 	r = store_text(repo, s, v, &text);
 	if (!r)
 		unlink(path.buf);
@@ -111,6 +129,7 @@ out:
 	strbuf_release(&script);
 	strbuf_release(&path);
 	strbuf_release(&text);
+	strbuf_release(&seed);
 	return r;
 }
 

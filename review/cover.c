@@ -415,9 +415,7 @@ int cover_edit_seed(git_repository *repo, const struct series *s,
 		    const struct series_version *v, struct strbuf *out)
 {
 	size_t i = version_index(s, v) + 1;
-	int r = RESPIN_ENOTFOUND;
-
-	r = series_version_attachment(repo, s, v, "cover", out);
+	int r = series_version_attachment(repo, s, v, "cover", out);
 	if (r == RESPIN_ENOTFOUND) {
 		/* start from the nearest earlier text, plus this version's */
 		struct strbuf prev = STRBUF_INIT;

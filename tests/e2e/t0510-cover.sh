@@ -148,6 +148,15 @@ test_expect_success 'v2: the changelog has the user entries and what respin know
 	check_same want changes
 '
 
+test_expect_success 'an editor closed without a change stores nothing' '
+	refs_snapshot before &&
+	GIT_EDITOR=true respin cover k --edit >out && cat out &&
+	grep_q "^k v2: the cover text is unchanged$" out &&
+	GIT_EDITOR=true respin cover k@v1 --edit >out &&
+	grep_q "^k v1: the cover text is unchanged$" out &&
+	refs_snapshot after && check_same before after
+'
+
 test_expect_code 128 'an editor that fails: an error, nothing changed, the text kept' '
 	refs_snapshot before &&
 	GIT_EDITOR=false respin cover k --edit 2>err; rc=$?; cat err
