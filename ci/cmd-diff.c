@@ -141,8 +141,7 @@ out:
 
 /* The stored results of the two versions, for --results. */
 struct diff_results {
-	struct results *rs;
-	struct check_list checks;
+	struct grid_store st;
 	struct grid grid[2];
 	int version[2];
 	int on;			/* both versions have results */
@@ -152,9 +151,7 @@ static int results_load_version(git_repository *repo, struct diff_results *dr,
 				int side, const struct series_version *v)
 {
 	dr->version[side] = v->number;
-	if (series_version_mail_only(v))
-		return 0;	/* no tree, so no results */
-	return grid_load(&dr->grid[side], repo, dr->rs, &dr->checks, v);
+	return grid_load_stored(&dr->grid[side], repo, &dr->st, v);
 }
 
 /*
@@ -166,10 +163,8 @@ static int results_load(git_repository *repo, const struct series *s,
 			const struct series_version *vb,
 			struct diff_results *dr)
 {
-	int r = checks_load(repo, &dr->checks);
+	int r = grid_store_open(repo, &dr->st);
 
-	if (!r)
-		r = results_open(repo, &dr->rs);
 	if (!r)
 		r = results_load_version(repo, dr, 0, va);
 	if (!r)
@@ -194,8 +189,7 @@ static void results_release(struct diff_results *dr)
 {
 	grid_release(&dr->grid[0]);
 	grid_release(&dr->grid[1]);
-	results_close(dr->rs);
-	checks_release(&dr->checks);
+	grid_store_close(&dr->st);
 }
 
 static const struct grid *pair_grid(const struct diff_results *dr, int side,
@@ -207,7 +201,7 @@ static const struct grid *pair_grid(const struct diff_results *dr, int side,
 static int pair_results(const struct diff_results *dr,
 			const struct rangediff_pair *p, struct resultdiff *rd)
 {
-	return resultdiff_compute(rd, dr->rs, &dr->checks,
+	return resultdiff_compute(rd, dr->st.rs, &dr->st.checks,
 				  pair_grid(dr, 0, p->a), (size_t)(p->a + 1),
 				  pair_grid(dr, 1, p->b), (size_t)(p->b + 1));
 }
@@ -229,7 +223,7 @@ static int results_after_line(const struct rangediff *rd, size_t k,
 		size_t i = (size_t)(side ? p->b : p->a) + 1;
 
 		strbuf_addstr(out, RESULTS_PREFIX);
-		if (grid_patch_line(out, &dr->checks, &dr->grid[side], i))
+		if (grid_patch_line(out, &dr->st.checks, &dr->grid[side], i))
 			strbuf_addch(out, '\n');
 		else
 			strbuf_setlen(out, mark);

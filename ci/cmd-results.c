@@ -72,18 +72,6 @@ static void table(struct engine *e, struct grid_cell *cells, size_t ncols,
 	free(width);
 }
 
-static void json_set(struct json *j, const char *key,
-		     const struct warning_set *ws)
-{
-	size_t w;
-
-	json_key(j, key);
-	json_array_begin(j);
-	for (w = 0; w < ws->nr; w++)
-		json_string(j, ws->items[w]);
-	json_array_end(j);
-}
-
 static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 		       struct strbuf *out)
 {
@@ -138,9 +126,9 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				}
 			}
 			if (c->kind == CHECK_BUILD) {
-				json_set(&j, "warnings", &cell->warnings);
-				json_set(&j, "new_warnings", &cell->added);
-				json_set(&j, "fixed_warnings", &cell->fixed);
+				warning_set_json(&j, "warnings", &cell->warnings);
+				warning_set_json(&j, "new_warnings", &cell->added);
+				warning_set_json(&j, "fixed_warnings", &cell->fixed);
 			}
 			json_object_end(&j);
 		}

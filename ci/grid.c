@@ -4,6 +4,7 @@
 #include "tools/lib/error.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k)
@@ -130,6 +131,44 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 			diff_warnings(g, k);
 	}
 	return 0;
+}
+
+int grid_store_open(git_repository *repo, struct grid_store *st)
+{
+	struct strbuf path = STRBUF_INIT;
+	int r = 0;
+
+	memset(st, 0, sizeof(*st));
+	strbuf_addf(&path, "%srespin/results.db",
+		    git_repository_commondir(repo));
+	if (access(path.buf, F_OK) == 0) {
+		r = checks_load(repo, &st->checks);
+		if (!r)
+			r = results_open(repo, &st->rs);
+	}
+	strbuf_release(&path);
+	if (r < 0)
+		grid_store_close(st);
+	return r;
+}
+
+void grid_store_close(struct grid_store *st)
+{
+	results_close(st->rs);
+	checks_release(&st->checks);
+	memset(st, 0, sizeof(*st));
+}
+
+int grid_load_stored(struct grid *g, git_repository *repo,
+		     const struct grid_store *st,
+		     const struct series_version *v)
+{
+	if (!st->rs || series_version_mail_only(v)) {
+		memset(g, 0, sizeof(*g));
+		g->v = v;
+		return 0;
+	}
+	return grid_load(g, repo, st->rs, &st->checks, v);
 }
 
 /* ---- cells as text ---- */

@@ -38,6 +38,26 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 	      const struct check_list *checks,
 	      const struct series_version *v);
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k);
+
+/*
+ * What the grids of a command read from: the checks as configured and
+ * the results store, opened only when one exists (rs stays NULL, and
+ * nothing is created, in a repository never checked).
+ */
+struct grid_store {
+	struct check_list checks;
+	struct results *rs;
+};
+
+int grid_store_open(git_repository *repo, struct grid_store *st);
+void grid_store_close(struct grid_store *st);
+/*
+ * grid_load() from st; an empty grid (g->any 0) when there is no store
+ * or v was recorded from mail only (it has no trees).
+ */
+int grid_load_stored(struct grid *g, git_repository *repo,
+		     const struct grid_store *st,
+		     const struct series_version *v);
 void grid_release(struct grid *g);
 
 /*

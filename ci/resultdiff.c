@@ -563,18 +563,6 @@ static void json_side(struct json *j, const char *key,
 	json_object_end(j);
 }
 
-static void json_warnings(struct json *j, const char *key,
-			  const struct warning_set *ws)
-{
-	size_t w;
-
-	json_key(j, key);
-	json_array_begin(j);
-	for (w = 0; w < ws->nr; w++)
-		json_string(j, ws->items[w]);
-	json_array_end(j);
-}
-
 static void json_findings(struct json *j, const char *key,
 			  const struct lint_report *lr)
 {
@@ -620,8 +608,8 @@ static void json_check(struct json *j, const struct resultdiff_check *rc)
 	json_side(j, "a", rc, rc->a);
 	json_side(j, "b", rc, rc->b);
 	if (kind == CHECK_BUILD) {
-		json_warnings(j, "new_warnings", &rc->new_warnings);
-		json_warnings(j, "fixed_warnings", &rc->fixed_warnings);
+		warning_set_json(j, "new_warnings", &rc->new_warnings);
+		warning_set_json(j, "fixed_warnings", &rc->fixed_warnings);
 	} else if (kind == CHECK_LINT) {
 		json_findings(j, "new_findings", &rc->new_findings);
 		json_findings(j, "gone_findings", &rc->gone_findings);

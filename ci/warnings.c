@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/warnings.h"
+#include "tools/lib/json.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -230,4 +231,16 @@ void warning_set_parse_lines(struct warning_set *ws, const char *text)
 		free(w);
 		p = nl ? nl + 1 : NULL;
 	}
+}
+
+void warning_set_json(struct json *j, const char *key,
+		      const struct warning_set *ws)
+{
+	size_t w;
+
+	json_key(j, key);
+	json_array_begin(j);
+	for (w = 0; w < ws->nr; w++)
+		json_string(j, ws->items[w]);
+	json_array_end(j);
 }

@@ -45,4 +45,9 @@ void warnings_carry(struct warning_set *out, const struct warning_set *prev,
 void warning_set_format(const struct warning_set *ws, struct strbuf *out);
 void warning_set_parse_lines(struct warning_set *ws, const char *text);
 
+struct json;
+/* "key": [ "warning", ... ] inside a JSON object. */
+void warning_set_json(struct json *j, const char *key,
+		      const struct warning_set *ws);
+
 #endif

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/cover.h"
-#include "ci/checks.h"
 #include "ci/grid.h"
-#include "ci/results.h"
 #include "patches/email.h"
 #include "review/changelog.h"
 #include "review/changes.h"
@@ -14,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char cover_default_template[] =
 	"${body}\n"
@@ -203,34 +200,23 @@ static int add_results(git_repository *repo, struct series *s,
 		       struct series_version *v, struct strbuf *table,
 		       struct strbuf *bench)
 {
-	struct strbuf path = STRBUF_INIT;
-	struct check_list checks = { 0 };
-	struct results *rs = NULL;
+	struct grid_store st;
 	struct grid g = { 0 }, pg = { 0 };
 	const struct series_version *prev = version_before(s, v->number);
-	int r = 0;
+	int r = grid_store_open(repo, &st);
 
-	strbuf_addf(&path, "%srespin/results.db",
-		    git_repository_commondir(repo));
-	if (series_version_mail_only(v) || access(path.buf, F_OK) < 0)
-		goto out;
-	r = checks_load(repo, &checks);
 	if (!r)
-		r = results_open(repo, &rs);
-	if (!r)
-		r = grid_load(&g, repo, rs, &checks, v);
+		r = grid_load_stored(&g, repo, &st, v);
 	if (r < 0 || !g.any)
 		goto out;
-	if (prev && !series_version_mail_only(prev)) {
-		if (grid_load(&pg, repo, rs, &checks, prev) < 0) {
-			grid_release(&pg);
-			error_clear();
-		}
+	if (prev && grid_load_stored(&pg, repo, &st, prev) < 0) {
+		grid_release(&pg);
+		error_clear();
 	}
 	strbuf_addstr(table, "Results of respin check, at the base and after "
 		      "each patch:\n");
-	cover_results_table(table, &checks, &g);
-	cover_bench_tables(bench, &checks, &g, pg.cells ? &pg : NULL);
+	cover_results_table(table, &st.checks, &g);
+	cover_bench_tables(bench, &st.checks, &g, pg.any ? &pg : NULL);
 	if (bench->len) {
 		struct strbuf head = STRBUF_INIT;
 
@@ -245,9 +231,7 @@ static int add_results(git_repository *repo, struct series *s,
 out:
 	grid_release(&g);
 	grid_release(&pg);
-	results_close(rs);
-	checks_release(&checks);
-	strbuf_release(&path);
+	grid_store_close(&st);
 	return r;
 }
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/format.h"
-#include "ci/checks.h"
 #include "ci/grid.h"
-#include "ci/results.h"
 #include "review/cover.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
@@ -119,36 +117,27 @@ static int make_cover(git_repository *repo, struct series *s,
 static int results_notes(git_repository *repo, struct series_version *v,
 			 char ***notes)
 {
-	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
-	struct check_list checks = { 0 };
-	struct results *rs = NULL;
+	struct strbuf line = STRBUF_INIT;
+	struct grid_store st;
 	struct grid g = { 0 };
 	size_t i;
-	int r = 0;
+	int r;
 
 	*notes = xcalloc(v->nr_patches + 1, sizeof(**notes));
-	strbuf_addf(&path, "%srespin/results.db",
-		    git_repository_commondir(repo));
-	if (access(path.buf, F_OK) < 0)
-		goto out;
-	r = checks_load(repo, &checks);
+	r = grid_store_open(repo, &st);
 	if (!r)
-		r = results_open(repo, &rs);
-	if (!r)
-		r = grid_load(&g, repo, rs, &checks, v);
+		r = grid_load_stored(&g, repo, &st, v);
 	if (r < 0 || !g.any)
 		goto out;
 	for (i = 1; i <= v->nr_patches; i++) {
 		strbuf_reset(&line);
 		strbuf_addstr(&line, "respin: ");
-		if (grid_patch_line(&line, &checks, &g, i))
+		if (grid_patch_line(&line, &st.checks, &g, i))
 			(*notes)[i - 1] = xstrdup(line.buf);
 	}
 out:
 	grid_release(&g);
-	results_close(rs);
-	checks_release(&checks);
-	strbuf_release(&path);
+	grid_store_close(&st);
 	strbuf_release(&line);
 	return r;
 }
