@@ -125,3 +125,35 @@ checkpatch_path() {
 make_fixture() {
 	sh "$SRC_DIR/tools/make-fixture.sh" "$1" >/dev/null
 }
+
+# make_checked_fixture DIR: the fixture in DIR on a branch "work" from
+# mm-unstable, with the real checkpatch.pl configured; the caller then
+# cd's into DIR.
+make_checked_fixture() {
+	_cp=$(checkpatch_path) || return 1
+	make_fixture "$1" &&
+	git -C "$1" checkout -q -b work mm-unstable &&
+	git -C "$1" config respin.check.checkpatch.command \
+		"perl $_cp --terse --show-types --showfile --no-tree -"
+}
+
+# commit_three_patches: three patches on mm/ in the current fixture:
+# 1 a real fix, 2 adds a compiler warning (an unused variable), 3 a
+# checkpatch error (trailing whitespace).
+commit_three_patches() {
+	tick
+	sed -i 's/^\tif (!free_blocks_total)$/\tif (!free_blocks_total || !requested)/' mm/compaction.c
+	git commit -qam "mm/compaction: guard fragmentation_index() against a zero request" \
+		-m "A zero request cannot fragment anything: return 0 early." \
+		-m "Signed-off-by: A U Thor <author@example.org>" || return 1
+	tick
+	sed -i 's/^\tunsigned int o;$/\tunsigned int o;\n\tint unused_marker;/' mm/compaction.c
+	git commit -qam "mm/compaction: prepare a marker for later" \
+		-m "Nothing uses it yet." \
+		-m "Signed-off-by: A U Thor <author@example.org>" || return 1
+	tick
+	printf '\nint vmscan_extra(void) { return 1; }   \n' >>mm/vmscan.c
+	git commit -qam "mm/vmscan: add vmscan_extra()" \
+		-m "A helper for later." \
+		-m "Signed-off-by: A U Thor <author@example.org>"
+}

@@ -7,27 +7,9 @@
 # below "---" in each patch mail, which git am and b4 still take.
 . "$(dirname "$0")/lib.sh"
 
-CP=$(checkpatch_path) || { echo "Bail out! no checkpatch.pl"; exit 1; }
-make_fixture k && cd k || exit 1
-git checkout -q -b work mm-unstable
-git config respin.check.checkpatch.command \
-	"perl $CP --terse --show-types --showfile --no-tree -"
+make_checked_fixture k && cd k || { echo "Bail out! no fixture or checkpatch.pl"; exit 1; }
 
-tick
-sed -i 's/^\tif (!free_blocks_total)$/\tif (!free_blocks_total || !requested)/' mm/compaction.c
-git commit -qam "mm/compaction: guard fragmentation_index() against a zero request" \
-	-m "A zero request cannot fragment anything: return 0 early." \
-	-m "Signed-off-by: A U Thor <author@example.org>"
-tick
-sed -i 's/^\tunsigned int o;$/\tunsigned int o;\n\tint unused_marker;/' mm/compaction.c
-git commit -qam "mm/compaction: prepare a marker for later" \
-	-m "Nothing uses it yet." \
-	-m "Signed-off-by: A U Thor <author@example.org>"
-tick
-printf '\nint vmscan_extra(void) { return 1; }   \n' >>mm/vmscan.c
-git commit -qam "mm/vmscan: add vmscan_extra()" \
-	-m "A helper for later." \
-	-m "Signed-off-by: A U Thor <author@example.org>"
+commit_three_patches || exit 1
 respin track k --base mm-unstable >/dev/null
 git tag v1-tip
 

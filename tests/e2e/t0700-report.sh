@@ -5,11 +5,7 @@
 # mail escaped, nothing fetched from the network).
 . "$(dirname "$0")/lib.sh"
 
-CP=$(checkpatch_path) || { echo "Bail out! no checkpatch.pl"; exit 1; }
-make_fixture k && cd k || exit 1
-git checkout -q -b work mm-unstable
-git config respin.check.checkpatch.command \
-	"perl $CP --terse --show-types --showfile --no-tree -"
+make_checked_fixture k && cd k || { echo "Bail out! no fixture or checkpatch.pl"; exit 1; }
 
 # 2 has a subject that would be markup if it were not escaped; 3 has
 # trailing whitespace (the "tidy" check fails on it in v1).
