@@ -44,10 +44,16 @@ void mailset_init(struct mailset *ms, struct mail_source *src)
 
 static void patch_release(struct ms_patch *p)
 {
-	strbuf_release(&p->body);
-	patchmail_release(&p->pm);
-	free(p->replies);
-	trailer_list_release(&p->reply_trailers);
+	struct ms_detail *d = p->d;
+
+	if (!d)
+		return;
+	strbuf_release(&d->body);
+	patchmail_release(&d->pm);
+	free(d->replies);
+	trailer_list_release(&d->reply_trailers);
+	free(d);
+	p->d = NULL;
 }
 
 void mailset_release(struct mailset *ms)
@@ -721,9 +727,10 @@ static void link_patch_ids(struct mailset *ms, long *parent)
 			char hex[GIT_OID_HEXSZ + 1];
 			size_t other;
 
-			if (!v->patches[k].has_patch_id)
+			if (!v->patches[k].d->has_patch_id)
 				continue;
-			git_oid_tostr(hex, sizeof(hex), &v->patches[k].patch_id);
+			git_oid_tostr(hex, sizeof(hex),
+				      &v->patches[k].d->patch_id);
 			if (strmap_get(&by_id, hex, &other)) {
 				uf_union(parent, (long)i, (long)other);
 				continue;
@@ -901,6 +908,7 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 	struct mail_body b;
 	struct mail_where where;
 	struct ms_msg *m = &ms->msgs[p->msg];
+	struct ms_detail *d = p->d;
 	int r;
 
 	where.path = mail_source_name(ms->src);
@@ -911,26 +919,26 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 		r = mail_body_parse(&b, raw.buf, raw.len, &where);
 	if (r < 0)
 		goto out;
-	strbuf_reset(&p->body);
-	strbuf_add(&p->body, b.text, b.len);
+	strbuf_reset(&d->body);
+	strbuf_add(&d->body, b.text, b.len);
 	mail_describe(&what, m->msgid, &where);
-	patchmail_release(&p->pm);
-	patchmail_init(&p->pm);
-	r = patchmail_split(&p->pm, p->body.buf, p->body.len, what.buf);
+	patchmail_release(&d->pm);
+	patchmail_init(&d->pm);
+	r = patchmail_split(&d->pm, d->body.buf, d->body.len, what.buf);
 	if (r < 0)
 		goto out;
-	if (want_diff && p->pm.diff.p) {
+	if (want_diff && d->pm.diff.p) {
 		git_diff *diff = NULL;
 
-		if (git_diff_from_buffer(&diff, p->pm.diff.p,
-					 p->pm.diff.len) < 0 ||
-		    git_diff_patchid(&p->patch_id, diff, NULL) < 0) {
+		if (git_diff_from_buffer(&diff, d->pm.diff.p,
+					 d->pm.diff.len) < 0 ||
+		    git_diff_patchid(&d->patch_id, diff, NULL) < 0) {
 			r = error_git("cannot read the diff in %s", what.buf);
 			git_diff_free(diff);
 			goto out;
 		}
 		git_diff_free(diff);
-		p->has_patch_id = 1;
+		d->has_patch_id = 1;
 	}
 out:
 	mail_body_release(&b);
@@ -939,7 +947,7 @@ out:
 	return r;
 }
 
-static int load_reply(struct mailset *ms, long mi, struct ms_patch *into)
+static int load_reply(struct mailset *ms, long mi, struct ms_detail *into)
 {
 	struct strbuf raw = STRBUF_INIT;
 	struct mail_body b;
@@ -960,6 +968,16 @@ static int load_reply(struct mailset *ms, long mi, struct ms_patch *into)
 	return r;
 }
 
+static struct ms_detail *detail_new(void)
+{
+	struct ms_detail *d = xcalloc(1, sizeof(*d));
+
+	strbuf_init(&d->body, 0);
+	patchmail_init(&d->pm);
+	trailer_list_init(&d->reply_trailers);
+	return d;
+}
+
 int mailset_load(struct mailset *ms, long vi)
 {
 	struct ms_version *v = &ms->versions[vi];
@@ -973,21 +991,17 @@ int mailset_load(struct mailset *ms, long vi)
 	for (k = 0; k < v->total; k++) {
 		struct ms_patch *p = &v->patches[k];
 
-		strbuf_init(&p->body, 0);
-		patchmail_init(&p->pm);
-		trailer_list_init(&p->reply_trailers);
+		p->d = detail_new();
 		if (p->msg >= 0 && load_part(ms, p, 1) < 0) {
 			/* keep going: the listing notes it, import refuses */
 			strbuf_addf(&ms->notes, "unreadable: %s\n",
 				    error_last());
 			error_clear();
-			p->pm.diff.p = NULL;
-			p->has_patch_id = 0;
+			p->d->pm.diff.p = NULL;
+			p->d->has_patch_id = 0;
 		}
 	}
-	strbuf_init(&v->cover_part.body, 0);
-	patchmail_init(&v->cover_part.pm);
-	trailer_list_init(&v->cover_part.reply_trailers);
+	v->cover_part.d = detail_new();
 	v->cover_part.msg = v->cover;
 	if (v->cover >= 0 && load_part(ms, &v->cover_part, 0) < 0) {
 		strbuf_addf(&ms->notes, "unreadable: %s\n", error_last());
@@ -1003,10 +1017,10 @@ int mailset_load(struct mailset *ms, long vi)
 		if (target->version != vi)
 			continue;
 		if (target->kind == MS_COVER)
-			r = load_reply(ms, (long)i, &v->cover_part);
+			r = load_reply(ms, (long)i, v->cover_part.d);
 		else
 			r = load_reply(ms, (long)i,
-				       &v->patches[target->tags.index - 1]);
+				       v->patches[target->tags.index - 1].d);
 		if (r < 0) {
 			strbuf_addf(&ms->notes, "skipped reply: %s\n",
 				    error_last());

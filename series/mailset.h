@@ -42,9 +42,8 @@ struct ms_msg {
 	unsigned bad:1;		/* could not be read; skipped */
 };
 
-struct ms_patch {
-	long msg;		/* -1: this patch is missing */
-	/* filled by mailset_load() */
+/* What mailset_load() reads for a patch or a cover letter. */
+struct ms_detail {
 	struct strbuf body;
 	struct patchmail pm;
 	git_oid patch_id;
@@ -52,6 +51,16 @@ struct ms_patch {
 	long *replies;
 	size_t nr_replies, alloc_replies;
 	struct trailer_list reply_trailers;	/* given in replies */
+};
+
+/*
+ * A slot of a version.  A year of a list has thousands of versions
+ * (some of hundreds of patches) and details are wanted for a few: the
+ * slot stays two words until its version is loaded.
+ */
+struct ms_patch {
+	long msg;		/* -1: this patch is missing */
+	struct ms_detail *d;	/* NULL until mailset_load() */
 };
 
 struct ms_version {
@@ -66,7 +75,7 @@ struct ms_version {
 	long superseded_by;	/* a resend of the same version won */
 	int rfc;
 	char *key;		/* grouping key (owned) */
-	struct ms_patch cover_part;	/* the cover's body and replies */
+	struct ms_patch cover_part;	/* the cover's details and replies */
 	size_t nr_replies;	/* replies to its cover and patches */
 	unsigned loaded:1;
 };
