@@ -60,20 +60,8 @@ void mailset_release(struct mailset *ms)
 {
 	size_t i, k;
 
-	for (i = 0; i < ms->nr_msgs; i++) {
-		struct ms_msg *m = &ms->msgs[i];
-
-		free(m->msgid);
-		free(m->irt);
-		for (k = 0; k < m->nr_refs; k++)
-			free(m->refs[k]);
-		free(m->refs);
-		free(m->subject);
-		free(m->from_name);
-		free(m->from_addr);
-		subject_release(&m->tags);
-	}
 	free(ms->msgs);
+	mem_pool_release(&ms->strings);
 	for (i = 0; i < ms->nr_versions; i++) {
 		struct ms_version *v = &ms->versions[i];
 
@@ -97,28 +85,78 @@ void mailset_release(struct mailset *ms)
 	memset(ms, 0, sizeof(*ms));
 }
 
-static char *lower_dup(const char *s)
+/* ---- scanning ---- */
+
+struct scan_state {
+	struct ms_msg *msgs[2];
+	size_t nr[2], alloc[2];
+	struct mem_pool strings[2];
+	struct strbuf notes[2];
+	size_t bad[2];
+};
+
+static char *pool_dup(struct mem_pool *pool, const char *s)
 {
-	char *r = xstrdup(s ? s : ""), *p;
+	return s ? mem_pool_strdup(pool, s) : NULL;
+}
+
+static char *pool_lower(struct mem_pool *pool, const char *s)
+{
+	char *r = mem_pool_strdup(pool, s ? s : ""), *p;
 
 	for (p = r; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	return r;
 }
 
-/* ---- scanning ---- */
+/* The root and the nearest parents are all that is used. */
+static void keep_refs(struct mem_pool *pool, struct ms_msg *m,
+		      const struct mail_header *h)
+{
+	size_t n = h->nr_references, k;
 
-struct scan_state {
-	struct ms_msg *msgs[2];
-	size_t nr[2], alloc[2];
-	struct strbuf notes[2];
-	size_t bad[2];
-};
+	if (!n)
+		return;
+	m->nr_refs = n > 4 ? 4 : n;
+	m->refs = mem_pool_alloc(pool, m->nr_refs * sizeof(*m->refs));
+	m->refs[0] = mem_pool_strdup(pool, h->references[0]);
+	for (k = 1; k < m->nr_refs; k++)
+		m->refs[k] = mem_pool_strdup(pool,
+					     h->references[n - m->nr_refs + k]);
+}
+
+/* In-Reply-To is most often the last reference: one copy for both. */
+static char *keep_irt(struct mem_pool *pool, const struct ms_msg *m,
+		      const char *irt)
+{
+	if (irt && m->nr_refs && !strcmp(m->refs[m->nr_refs - 1], irt))
+		return m->refs[m->nr_refs - 1];
+	return pool_dup(pool, irt);
+}
+
+/* The tags into the pool; the title is most often the subject's end. */
+static void keep_tags(struct mem_pool *pool, struct ms_msg *m)
+{
+	struct subject t;
+	size_t ls = strlen(m->subject), lt;
+
+	subject_init(&t);
+	subject_parse(&t, m->subject);
+	m->tags = t;
+	lt = strlen(t.title);
+	if (lt <= ls && !strcmp(m->subject + ls - lt, t.title))
+		m->tags.title = m->subject + ls - lt;
+	else
+		m->tags.title = mem_pool_strdup(pool, t.title);
+	m->tags.prefix = pool_dup(pool, t.prefix);
+	subject_release(&t);
+}
 
 /* One message's headers into an ms_msg; runs in two threads at once. */
 static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 {
 	struct scan_state *st = data;
+	struct mem_pool *pool = &st->strings[part];
 	struct mail_header h;
 	struct mail_where where = { sm->path, sm->number };
 	struct ms_msg *m;
@@ -135,42 +173,24 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 		error_clear();
 		mail_header_release(&h);
 		m->bad = 1;
-		m->msgid = xstrdup("");
+		m->msgid = mem_pool_strdup(pool, "");
 		st->bad[part]++;
 		return 0;
 	}
-	if (h.message_id && *h.message_id) {
-		m->msgid = h.message_id;
-		h.message_id = NULL;
-	} else {
+	if (h.message_id && *h.message_id)
+		m->msgid = mem_pool_strdup(pool, h.message_id);
+	else
 		m->missing_id = 1;	/* named once numbers are final */
-	}
-	m->irt = h.in_reply_to;
-	h.in_reply_to = NULL;
-	m->refs = h.references;
-	m->nr_refs = h.nr_references;
-	h.references = NULL;
-	h.nr_references = 0;
-	/* the root and the nearest parents are all that is used */
-	if (m->nr_refs > 4) {
-		size_t k;
-
-		for (k = 1; k < m->nr_refs - 3; k++)
-			free(m->refs[k]);
-		memmove(m->refs + 1, m->refs + m->nr_refs - 3,
-			3 * sizeof(*m->refs));
-		m->nr_refs = 4;
-	}
-	m->subject = h.subject ? h.subject : xstrdup("");
-	h.subject = NULL;
-	m->from_name = h.from.name;
-	h.from.name = NULL;
-	m->from_addr = lower_dup(h.from.addr);
+	keep_refs(pool, m, &h);
+	m->irt = keep_irt(pool, m, h.in_reply_to);
+	m->subject = mem_pool_strdup(pool, h.subject ? h.subject : "");
+	m->from_name = pool_dup(pool, h.from.name);
+	m->from_addr = pool_lower(pool, h.from.addr);
 	m->date = h.date_valid ? h.date : 0;
 	mail_header_release(&h);
 	/* only a subject with a tag can be a patch: the rest need no parse */
 	if (strchr(m->subject, '['))
-		subject_parse(&m->tags, m->subject);
+		keep_tags(pool, m);
 	else
 		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
@@ -188,6 +208,8 @@ int mailset_scan(struct mailset *ms)
 	/* GMime decodes encoded words in both threads: set it up first */
 	mail_gmime_init();
 	r = mail_source_scan(ms->src, scan_one, &st, &n0);
+	mem_pool_move(&ms->strings, &st.strings[0]);
+	mem_pool_move(&ms->strings, &st.strings[1]);
 	/* one array of the exact size: the peak is the scan's */
 	ms->alloc_msgs = ms->nr_msgs + st.nr[0] + st.nr[1] + 1;
 	ms->msgs = xrealloc(ms->msgs, ms->alloc_msgs * sizeof(*ms->msgs));
@@ -205,7 +227,9 @@ int mailset_scan(struct mailset *ms)
 
 				strbuf_addf(&id, "respin-no-message-id-%zu",
 					    m->number);
-				m->msgid = strbuf_detach(&id, NULL);
+				m->msgid = mem_pool_strdup(&ms->strings,
+							   id.buf);
+				strbuf_release(&id);
 			}
 			/* a message delivered twice: the first copy counts */
 			if (!m->bad && !strmap_put(&ms->by_id, m->msgid,

@@ -6,6 +6,7 @@
 #include "patches/patchmail.h"
 #include "patches/source.h"
 #include "patches/subject.h"
+#include "tools/lib/mempool.h"
 #include "tools/lib/strbuf.h"
 #include "tools/lib/strmap.h"
 
@@ -25,6 +26,10 @@
  */
 enum ms_kind { MS_OTHER, MS_PATCH, MS_COVER, MS_REPLY };
 
+/*
+ * The strings of a message (tags included: not subject_release() them)
+ * live in the mailset's pool, which mailset_release() frees.
+ */
 struct ms_msg {
 	size_t number;		/* in the source */
 	char *msgid;		/* never NULL (made up when missing) */
@@ -90,6 +95,7 @@ struct mailset {
 	struct mail_source *src;	/* borrowed */
 	struct ms_msg *msgs;
 	size_t nr_msgs, alloc_msgs;
+	struct mem_pool strings;	/* of the messages */
 	struct strmap by_id;
 	struct ms_version *versions;
 	size_t nr_versions, alloc_versions;
