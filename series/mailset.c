@@ -87,30 +87,60 @@ void mailset_release(struct mailset *ms)
 
 /* ---- scanning ---- */
 
+/*
+ * The strings of one scan thread.  Message-IDs come back in the
+ * References of the mails after them, replies repeat a subject, and
+ * authors write many mails: strings kept recently are looked up
+ * before a new copy is made.
+ */
+#define RECENT 4096
+
+struct scan_strings {
+	struct mem_pool pool;
+	char *recent[RECENT];
+};
+
 struct scan_state {
 	struct ms_msg *msgs[2];
 	size_t nr[2], alloc[2];
-	struct mem_pool strings[2];
+	struct scan_strings strings[2];
 	struct strbuf notes[2];
 	size_t bad[2];
 };
 
-static char *pool_dup(struct mem_pool *pool, const char *s)
+/* s in the pool (shared with an equal recent one); NULL stays NULL. */
+static char *keep(struct scan_strings *ss, const char *s)
 {
-	return s ? mem_pool_strdup(pool, s) : NULL;
+	unsigned h = 2166136261u;
+	const char *p;
+	char **slot;
+
+	if (!s)
+		return NULL;
+	for (p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	slot = &ss->recent[h % RECENT];
+	if (!*slot || strcmp(*slot, s))
+		*slot = mem_pool_strdup(&ss->pool, s);
+	return *slot;
 }
 
-static char *pool_lower(struct mem_pool *pool, const char *s)
+static char *keep_lower(struct scan_strings *ss, const char *s)
 {
-	char *r = mem_pool_strdup(pool, s ? s : ""), *p;
+	struct strbuf sb = STRBUF_INIT;
+	char *r;
+	size_t i;
 
-	for (p = r; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
+	strbuf_addstr(&sb, s ? s : "");
+	for (i = 0; i < sb.len; i++)
+		sb.buf[i] = (char)tolower((unsigned char)sb.buf[i]);
+	r = keep(ss, sb.buf);
+	strbuf_release(&sb);
 	return r;
 }
 
 /* The root and the nearest parents are all that is used. */
-static void keep_refs(struct mem_pool *pool, struct ms_msg *m,
+static void keep_refs(struct scan_strings *ss, struct ms_msg *m,
 		      const struct mail_header *h)
 {
 	size_t n = h->nr_references, k;
@@ -118,24 +148,14 @@ static void keep_refs(struct mem_pool *pool, struct ms_msg *m,
 	if (!n)
 		return;
 	m->nr_refs = n > 4 ? 4 : n;
-	m->refs = mem_pool_alloc(pool, m->nr_refs * sizeof(*m->refs));
-	m->refs[0] = mem_pool_strdup(pool, h->references[0]);
+	m->refs = mem_pool_alloc(&ss->pool, m->nr_refs * sizeof(*m->refs));
+	m->refs[0] = keep(ss, h->references[0]);
 	for (k = 1; k < m->nr_refs; k++)
-		m->refs[k] = mem_pool_strdup(pool,
-					     h->references[n - m->nr_refs + k]);
-}
-
-/* In-Reply-To is most often the last reference: one copy for both. */
-static char *keep_irt(struct mem_pool *pool, const struct ms_msg *m,
-		      const char *irt)
-{
-	if (irt && m->nr_refs && !strcmp(m->refs[m->nr_refs - 1], irt))
-		return m->refs[m->nr_refs - 1];
-	return pool_dup(pool, irt);
+		m->refs[k] = keep(ss, h->references[n - m->nr_refs + k]);
 }
 
 /* The tags into the pool; the title is most often the subject's end. */
-static void keep_tags(struct mem_pool *pool, struct ms_msg *m)
+static void keep_tags(struct scan_strings *ss, struct ms_msg *m)
 {
 	struct subject t;
 	size_t ls = strlen(m->subject), lt;
@@ -147,8 +167,8 @@ static void keep_tags(struct mem_pool *pool, struct ms_msg *m)
 	if (lt <= ls && !strcmp(m->subject + ls - lt, t.title))
 		m->tags.title = m->subject + ls - lt;
 	else
-		m->tags.title = mem_pool_strdup(pool, t.title);
-	m->tags.prefix = pool_dup(pool, t.prefix);
+		m->tags.title = keep(ss, t.title);
+	m->tags.prefix = keep(ss, t.prefix);
 	subject_release(&t);
 }
 
@@ -156,7 +176,7 @@ static void keep_tags(struct mem_pool *pool, struct ms_msg *m)
 static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 {
 	struct scan_state *st = data;
-	struct mem_pool *pool = &st->strings[part];
+	struct scan_strings *ss = &st->strings[part];
 	struct mail_header h;
 	struct mail_where where = { sm->path, sm->number };
 	struct ms_msg *m;
@@ -173,81 +193,88 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 		error_clear();
 		mail_header_release(&h);
 		m->bad = 1;
-		m->msgid = mem_pool_strdup(pool, "");
+		m->msgid = keep(ss, "");
 		st->bad[part]++;
 		return 0;
 	}
 	if (h.message_id && *h.message_id)
-		m->msgid = mem_pool_strdup(pool, h.message_id);
+		m->msgid = keep(ss, h.message_id);
 	else
 		m->missing_id = 1;	/* named once numbers are final */
-	keep_refs(pool, m, &h);
-	m->irt = keep_irt(pool, m, h.in_reply_to);
-	m->subject = mem_pool_strdup(pool, h.subject ? h.subject : "");
-	m->from_name = pool_dup(pool, h.from.name);
-	m->from_addr = pool_lower(pool, h.from.addr);
+	keep_refs(ss, m, &h);
+	m->irt = keep(ss, h.in_reply_to);
+	m->subject = keep(ss, h.subject ? h.subject : "");
+	m->from_name = keep(ss, h.from.name);
+	m->from_addr = keep_lower(ss, h.from.addr);
 	m->date = h.date_valid ? h.date : 0;
 	mail_header_release(&h);
 	/* only a subject with a tag can be a patch: the rest need no parse */
 	if (strchr(m->subject, '['))
-		keep_tags(pool, m);
+		keep_tags(ss, m);
 	else
 		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
 }
 
+/* Names a message without a Message-ID; puts message i in by_id. */
+static void msg_index(struct mailset *ms, size_t i)
+{
+	struct ms_msg *m = &ms->msgs[i];
+	size_t first;
+
+	if (m->missing_id) {
+		struct strbuf id = STRBUF_INIT;
+
+		strbuf_addf(&id, "respin-no-message-id-%zu", m->number);
+		m->msgid = mem_pool_strdup(&ms->strings, id.buf);
+		strbuf_release(&id);
+	}
+	/* a message delivered twice: the first copy counts */
+	if (!m->bad && !strmap_put(&ms->by_id, m->msgid, i)) {
+		strmap_get(&ms->by_id, m->msgid, &first);
+		strmap_put(&ms->by_id, ms->msgs[first].msgid, first);
+		m->bad = 1;
+	}
+}
+
 int mailset_scan(struct mailset *ms)
 {
-	struct scan_state st;
-	size_t n0, k, i;
+	struct scan_state *st = xcalloc(1, sizeof(*st));
+	size_t n0, k, i, first = ms->nr_msgs;
 	int r;
 
-	memset(&st, 0, sizeof(st));
-	strbuf_init(&st.notes[0], 0);
-	strbuf_init(&st.notes[1], 0);
+	strbuf_init(&st->notes[0], 0);
+	strbuf_init(&st->notes[1], 0);
 	/* GMime decodes encoded words in both threads: set it up first */
 	mail_gmime_init();
-	r = mail_source_scan(ms->src, scan_one, &st, &n0);
-	mem_pool_move(&ms->strings, &st.strings[0]);
-	mem_pool_move(&ms->strings, &st.strings[1]);
+	r = mail_source_scan(ms->src, scan_one, st, &n0);
+	mem_pool_move(&ms->strings, &st->strings[0].pool);
+	mem_pool_move(&ms->strings, &st->strings[1].pool);
+	for (i = 0; i < st->nr[1]; i++)
+		st->msgs[1][i].number += n0;
+	if (!ms->msgs) {
+		/* the first part's array grows into the whole: no copy of it */
+		ms->msgs = st->msgs[0];
+		ms->nr_msgs = st->nr[0];
+		st->msgs[0] = NULL;
+		st->nr[0] = 0;
+	}
 	/* one array of the exact size: the peak is the scan's */
-	ms->alloc_msgs = ms->nr_msgs + st.nr[0] + st.nr[1] + 1;
+	ms->alloc_msgs = ms->nr_msgs + st->nr[0] + st->nr[1] + 1;
 	ms->msgs = xrealloc(ms->msgs, ms->alloc_msgs * sizeof(*ms->msgs));
 	for (k = 0; k < 2; k++) {
-		for (i = 0; i < st.nr[k]; i++) {
-			struct ms_msg *m;
-
-			ALLOC_GROW(ms->msgs, ms->nr_msgs, ms->alloc_msgs);
-			m = &ms->msgs[ms->nr_msgs];
-			*m = st.msgs[k][i];
-			if (k)
-				m->number += n0;
-			if (m->missing_id) {
-				struct strbuf id = STRBUF_INIT;
-
-				strbuf_addf(&id, "respin-no-message-id-%zu",
-					    m->number);
-				m->msgid = mem_pool_strdup(&ms->strings,
-							   id.buf);
-				strbuf_release(&id);
-			}
-			/* a message delivered twice: the first copy counts */
-			if (!m->bad && !strmap_put(&ms->by_id, m->msgid,
-						   ms->nr_msgs)) {
-				size_t first;
-
-				strmap_get(&ms->by_id, m->msgid, &first);
-				strmap_put(&ms->by_id, ms->msgs[first].msgid,
-					   first);
-				m->bad = 1;
-			}
-			ms->nr_msgs++;
-		}
-		free(st.msgs[k]);
-		strbuf_add(&ms->notes, st.notes[k].buf, st.notes[k].len);
-		strbuf_release(&st.notes[k]);
-		ms->nr_bad += st.bad[k];
+		if (st->nr[k])
+			memcpy(ms->msgs + ms->nr_msgs, st->msgs[k],
+			       st->nr[k] * sizeof(*ms->msgs));
+		ms->nr_msgs += st->nr[k];
+		free(st->msgs[k]);
+		strbuf_add(&ms->notes, st->notes[k].buf, st->notes[k].len);
+		strbuf_release(&st->notes[k]);
+		ms->nr_bad += st->bad[k];
 	}
+	free(st);
+	for (i = first; i < ms->nr_msgs; i++)
+		msg_index(ms, i);
 	return r < 0 ? r : 0;
 }
 

@@ -28,21 +28,23 @@ enum ms_kind { MS_OTHER, MS_PATCH, MS_COVER, MS_REPLY };
 
 /*
  * The strings of a message (tags included: not subject_release() them)
- * live in the mailset's pool, which mailset_release() frees.
+ * live in the mailset's pool, which mailset_release() frees; some are
+ * shared, none may be written to.  There is one ms_msg for every
+ * message of a year of a list: keep it small.
  */
 struct ms_msg {
-	size_t number;		/* in the source */
 	char *msgid;		/* never NULL (made up when missing) */
 	char *irt;
-	char **refs;
-	size_t nr_refs;
+	char **refs;		/* the root and at most three nearest */
 	char *subject;
 	char *from_name, *from_addr;
 	long long date;
+	size_t number;		/* in the source */
 	struct subject tags;
+	int version;		/* patches and covers: their version */
+	int patch_of;		/* replies: the patch or cover they answer */
 	enum ms_kind kind;
-	long version;		/* patches and covers: their version */
-	long patch_of;		/* replies: the patch or cover they answer */
+	unsigned nr_refs:3;
 	unsigned missing_id:1;
 	unsigned bad:1;		/* could not be read; skipped */
 };
