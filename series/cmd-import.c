@@ -243,7 +243,7 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 			s->change_id = xstrdup(v->change_id);
 		if (!r && v->cover >= 0) {
 			/* the cover letter: its title, then its text */
-			struct ms_patch *c = &v->cover_part;
+			struct ms_detail *c = v->cover_part.d;
 			struct series_version *sv = series_version_find(s, v->number);
 			struct strbuf cover = STRBUF_INIT;
 

@@ -62,8 +62,8 @@ static size_t count_replies(const struct mailset *ms, long vi)
 	return ms->versions[vi].nr_replies;
 }
 
-static void text_trailers(struct strbuf *out, const struct ms_patch *p,
-			  const struct ms_patch *cover)
+static void text_trailers(struct strbuf *out, const struct ms_detail *p,
+			  const struct ms_detail *cover)
 {
 	size_t i;
 
@@ -81,7 +81,7 @@ static void text_trailers(struct strbuf *out, const struct ms_patch *p,
 }
 
 static void text_replies(struct strbuf *out, const struct mailset *ms,
-			 const struct ms_patch *p)
+			 const struct ms_detail *p)
 {
 	size_t i;
 
@@ -125,7 +125,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 		if (v->cover >= 0) {
 			strbuf_addf(out, "    %*d/%d %s\n", v->total >= 10 ? 2 : 1,
 				    0, v->total, ms->msgs[v->cover].tags.title);
-			text_replies(out, ms, &v->cover_part);
+			text_replies(out, ms, v->cover_part.d);
 		}
 		for (k = 0; k < v->total; k++) {
 			const struct ms_patch *p = &v->patches[k];
@@ -139,13 +139,13 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			strbuf_addf(out, "    %*ld/%d %s", v->total >= 10 ? 2 : 1,
 				    k + 1, v->total,
 				    ms->msgs[p->msg].tags.title);
-			if (p->has_patch_id)
+			if (p->d->has_patch_id)
 				strbuf_addf(out, "  [%s]",
-					    oid_short(&p->patch_id, 12));
+					    oid_short(&p->d->patch_id, 12));
 			strbuf_addch(out, '\n');
-			text_trailers(out, p, v->cover >= 0 ? &v->cover_part :
-				      NULL);
-			text_replies(out, ms, p);
+			text_trailers(out, p->d, v->cover >= 0 ?
+				      v->cover_part.d : NULL);
+			text_replies(out, ms, p->d);
 		}
 	}
 }
@@ -189,16 +189,18 @@ static void json_part(struct json *j, const struct mailset *ms,
 	json_msg(j, &ms->msgs[p->msg]);
 	json_string_member(j, "title", ms->msgs[p->msg].tags.title);
 	if (details) {
-		if (p->has_patch_id)
+		const struct ms_detail *d = p->d;
+
+		if (d->has_patch_id)
 			json_string_member(j, "patch_id",
-					   oid_short(&p->patch_id, 40));
-		json_trailers(j, "trailers", &p->pm.trailers);
-		json_trailers(j, "reply_trailers", &p->reply_trailers);
+					   oid_short(&d->patch_id, 40));
+		json_trailers(j, "trailers", &d->pm.trailers);
+		json_trailers(j, "reply_trailers", &d->reply_trailers);
 		json_key(j, "replies");
 		json_array_begin(j);
-		for (i = 0; i < p->nr_replies; i++) {
+		for (i = 0; i < d->nr_replies; i++) {
 			json_object_begin(j);
-			json_msg(j, &ms->msgs[p->replies[i]]);
+			json_msg(j, &ms->msgs[d->replies[i]]);
 			json_object_end(j);
 		}
 		json_array_end(j);

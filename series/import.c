@@ -60,17 +60,18 @@ int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
 			    struct mail_patch *mp)
 {
 	struct ms_version *v = &ms->versions[vi];
-	struct ms_patch *p = &v->patches[i];
+	struct ms_patch *slot = &v->patches[i];
+	struct ms_detail *p = slot->d;
 	struct ms_msg *m;
 	struct strbuf msg = STRBUF_INIT;
 	const char *body;
 	size_t blen;
 
 	memset(mp, 0, sizeof(*mp));
-	if (p->msg < 0)
+	if (slot->msg < 0)
 		return error("v%d of \"%s\" is missing patch %ld/%d", v->number,
 			     v->title, i + 1, v->total);
-	m = &ms->msgs[p->msg];
+	m = &ms->msgs[slot->msg];
 	if (!p->pm.diff.p)
 		return error("patch %ld/%d <%s> (\"%s\") has no diff", i + 1,
 			     v->total, m->msgid, m->tags.title);
@@ -192,9 +193,9 @@ char *import_base_commit(struct mailset *ms, long vi)
 		struct ms_patch *p = k < 0 ? &v->cover_part : &v->patches[k];
 		const char *s, *e;
 
-		if (p->msg < 0 || !p->body.len)
+		if (p->msg < 0 || !p->d || !p->d->body.len)
 			continue;
-		s = strstr(p->body.buf, "\nbase-commit: ");
+		s = strstr(p->d->body.buf, "\nbase-commit: ");
 		if (!s)
 			continue;
 		s += 14;

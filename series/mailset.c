@@ -44,30 +44,24 @@ void mailset_init(struct mailset *ms, struct mail_source *src)
 
 static void patch_release(struct ms_patch *p)
 {
-	strbuf_release(&p->body);
-	patchmail_release(&p->pm);
-	free(p->replies);
-	trailer_list_release(&p->reply_trailers);
+	struct ms_detail *d = p->d;
+
+	if (!d)
+		return;
+	strbuf_release(&d->body);
+	patchmail_release(&d->pm);
+	free(d->replies);
+	trailer_list_release(&d->reply_trailers);
+	free(d);
+	p->d = NULL;
 }
 
 void mailset_release(struct mailset *ms)
 {
 	size_t i, k;
 
-	for (i = 0; i < ms->nr_msgs; i++) {
-		struct ms_msg *m = &ms->msgs[i];
-
-		free(m->msgid);
-		free(m->irt);
-		for (k = 0; k < m->nr_refs; k++)
-			free(m->refs[k]);
-		free(m->refs);
-		free(m->subject);
-		free(m->from_name);
-		free(m->from_addr);
-		subject_release(&m->tags);
-	}
 	free(ms->msgs);
+	mem_pool_release(&ms->strings);
 	for (i = 0; i < ms->nr_versions; i++) {
 		struct ms_version *v = &ms->versions[i];
 
@@ -91,28 +85,98 @@ void mailset_release(struct mailset *ms)
 	memset(ms, 0, sizeof(*ms));
 }
 
-static char *lower_dup(const char *s)
-{
-	char *r = xstrdup(s ? s : ""), *p;
-
-	for (p = r; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return r;
-}
-
 /* ---- scanning ---- */
+
+/*
+ * The strings of one scan thread.  Message-IDs come back in the
+ * References of the mails after them, replies repeat a subject, and
+ * authors write many mails: strings kept recently are looked up
+ * before a new copy is made.
+ */
+#define RECENT 4096
+
+struct scan_strings {
+	struct mem_pool pool;
+	char *recent[RECENT];
+};
 
 struct scan_state {
 	struct ms_msg *msgs[2];
 	size_t nr[2], alloc[2];
+	struct scan_strings strings[2];
 	struct strbuf notes[2];
 	size_t bad[2];
 };
+
+/* s in the pool (shared with an equal recent one); NULL stays NULL. */
+static char *keep(struct scan_strings *ss, const char *s)
+{
+	unsigned h = 2166136261u;
+	const char *p;
+	char **slot;
+
+	if (!s)
+		return NULL;
+	for (p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	slot = &ss->recent[h % RECENT];
+	if (!*slot || strcmp(*slot, s))
+		*slot = mem_pool_strdup(&ss->pool, s);
+	return *slot;
+}
+
+static char *keep_lower(struct scan_strings *ss, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *r;
+	size_t i;
+
+	strbuf_addstr(&sb, s ? s : "");
+	for (i = 0; i < sb.len; i++)
+		sb.buf[i] = (char)tolower((unsigned char)sb.buf[i]);
+	r = keep(ss, sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
+/* The root and the nearest parents are all that is used. */
+static void keep_refs(struct scan_strings *ss, struct ms_msg *m,
+		      const struct mail_header *h)
+{
+	size_t n = h->nr_references, k;
+
+	if (!n)
+		return;
+	m->nr_refs = n > 4 ? 4 : n;
+	m->refs = mem_pool_alloc(&ss->pool, m->nr_refs * sizeof(*m->refs));
+	m->refs[0] = keep(ss, h->references[0]);
+	for (k = 1; k < m->nr_refs; k++)
+		m->refs[k] = keep(ss, h->references[n - m->nr_refs + k]);
+}
+
+/* The tags into the pool; the title is most often the subject's end. */
+static void keep_tags(struct scan_strings *ss, struct ms_msg *m)
+{
+	struct subject t;
+	size_t ls = strlen(m->subject), lt;
+
+	subject_init(&t);
+	subject_parse(&t, m->subject);
+	m->tags = t;
+	lt = strlen(t.title);
+	if (lt <= ls && !strcmp(m->subject + ls - lt, t.title))
+		m->tags.title = m->subject + ls - lt;
+	else
+		m->tags.title = keep(ss, t.title);
+	m->tags.prefix = keep(ss, t.prefix);
+	subject_release(&t);
+}
 
 /* One message's headers into an ms_msg; runs in two threads at once. */
 static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 {
 	struct scan_state *st = data;
+	struct scan_strings *ss = &st->strings[part];
 	struct mail_header h;
 	struct mail_where where = { sm->path, sm->number };
 	struct ms_msg *m;
@@ -129,95 +193,88 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 		error_clear();
 		mail_header_release(&h);
 		m->bad = 1;
-		m->msgid = xstrdup("");
+		m->msgid = keep(ss, "");
 		st->bad[part]++;
 		return 0;
 	}
-	if (h.message_id && *h.message_id) {
-		m->msgid = h.message_id;
-		h.message_id = NULL;
-	} else {
+	if (h.message_id && *h.message_id)
+		m->msgid = keep(ss, h.message_id);
+	else
 		m->missing_id = 1;	/* named once numbers are final */
-	}
-	m->irt = h.in_reply_to;
-	h.in_reply_to = NULL;
-	m->refs = h.references;
-	m->nr_refs = h.nr_references;
-	h.references = NULL;
-	h.nr_references = 0;
-	/* the root and the nearest parents are all that is used */
-	if (m->nr_refs > 4) {
-		size_t k;
-
-		for (k = 1; k < m->nr_refs - 3; k++)
-			free(m->refs[k]);
-		memmove(m->refs + 1, m->refs + m->nr_refs - 3,
-			3 * sizeof(*m->refs));
-		m->nr_refs = 4;
-	}
-	m->subject = h.subject ? h.subject : xstrdup("");
-	h.subject = NULL;
-	m->from_name = h.from.name;
-	h.from.name = NULL;
-	m->from_addr = lower_dup(h.from.addr);
+	keep_refs(ss, m, &h);
+	m->irt = keep(ss, h.in_reply_to);
+	m->subject = keep(ss, h.subject ? h.subject : "");
+	m->from_name = keep(ss, h.from.name);
+	m->from_addr = keep_lower(ss, h.from.addr);
 	m->date = h.date_valid ? h.date : 0;
 	mail_header_release(&h);
 	/* only a subject with a tag can be a patch: the rest need no parse */
 	if (strchr(m->subject, '['))
-		subject_parse(&m->tags, m->subject);
+		keep_tags(ss, m);
 	else
 		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
 }
 
+/* Names a message without a Message-ID; puts message i in by_id. */
+static void msg_index(struct mailset *ms, size_t i)
+{
+	struct ms_msg *m = &ms->msgs[i];
+	size_t first;
+
+	if (m->missing_id) {
+		struct strbuf id = STRBUF_INIT;
+
+		strbuf_addf(&id, "respin-no-message-id-%zu", m->number);
+		m->msgid = mem_pool_strdup(&ms->strings, id.buf);
+		strbuf_release(&id);
+	}
+	/* a message delivered twice: the first copy counts */
+	if (!m->bad && !strmap_put(&ms->by_id, m->msgid, i)) {
+		strmap_get(&ms->by_id, m->msgid, &first);
+		strmap_put(&ms->by_id, ms->msgs[first].msgid, first);
+		m->bad = 1;
+	}
+}
+
 int mailset_scan(struct mailset *ms)
 {
-	struct scan_state st;
-	size_t n0, k, i;
+	struct scan_state *st = xcalloc(1, sizeof(*st));
+	size_t n0, k, i, first = ms->nr_msgs;
 	int r;
 
-	memset(&st, 0, sizeof(st));
-	strbuf_init(&st.notes[0], 0);
-	strbuf_init(&st.notes[1], 0);
+	strbuf_init(&st->notes[0], 0);
+	strbuf_init(&st->notes[1], 0);
 	/* GMime decodes encoded words in both threads: set it up first */
 	mail_gmime_init();
-	r = mail_source_scan(ms->src, scan_one, &st, &n0);
+	r = mail_source_scan(ms->src, scan_one, st, &n0);
+	mem_pool_move(&ms->strings, &st->strings[0].pool);
+	mem_pool_move(&ms->strings, &st->strings[1].pool);
+	for (i = 0; i < st->nr[1]; i++)
+		st->msgs[1][i].number += n0;
+	if (!ms->msgs) {
+		/* the first part's array grows into the whole: no copy of it */
+		ms->msgs = st->msgs[0];
+		ms->nr_msgs = st->nr[0];
+		st->msgs[0] = NULL;
+		st->nr[0] = 0;
+	}
 	/* one array of the exact size: the peak is the scan's */
-	ms->alloc_msgs = ms->nr_msgs + st.nr[0] + st.nr[1] + 1;
+	ms->alloc_msgs = ms->nr_msgs + st->nr[0] + st->nr[1] + 1;
 	ms->msgs = xrealloc(ms->msgs, ms->alloc_msgs * sizeof(*ms->msgs));
 	for (k = 0; k < 2; k++) {
-		for (i = 0; i < st.nr[k]; i++) {
-			struct ms_msg *m;
-
-			ALLOC_GROW(ms->msgs, ms->nr_msgs, ms->alloc_msgs);
-			m = &ms->msgs[ms->nr_msgs];
-			*m = st.msgs[k][i];
-			if (k)
-				m->number += n0;
-			if (m->missing_id) {
-				struct strbuf id = STRBUF_INIT;
-
-				strbuf_addf(&id, "respin-no-message-id-%zu",
-					    m->number);
-				m->msgid = strbuf_detach(&id, NULL);
-			}
-			/* a message delivered twice: the first copy counts */
-			if (!m->bad && !strmap_put(&ms->by_id, m->msgid,
-						   ms->nr_msgs)) {
-				size_t first;
-
-				strmap_get(&ms->by_id, m->msgid, &first);
-				strmap_put(&ms->by_id, ms->msgs[first].msgid,
-					   first);
-				m->bad = 1;
-			}
-			ms->nr_msgs++;
-		}
-		free(st.msgs[k]);
-		strbuf_add(&ms->notes, st.notes[k].buf, st.notes[k].len);
-		strbuf_release(&st.notes[k]);
-		ms->nr_bad += st.bad[k];
+		if (st->nr[k])
+			memcpy(ms->msgs + ms->nr_msgs, st->msgs[k],
+			       st->nr[k] * sizeof(*ms->msgs));
+		ms->nr_msgs += st->nr[k];
+		free(st->msgs[k]);
+		strbuf_add(&ms->notes, st->notes[k].buf, st->notes[k].len);
+		strbuf_release(&st->notes[k]);
+		ms->nr_bad += st->bad[k];
 	}
+	free(st);
+	for (i = first; i < ms->nr_msgs; i++)
+		msg_index(ms, i);
 	return r < 0 ? r : 0;
 }
 
@@ -721,9 +778,10 @@ static void link_patch_ids(struct mailset *ms, long *parent)
 			char hex[GIT_OID_HEXSZ + 1];
 			size_t other;
 
-			if (!v->patches[k].has_patch_id)
+			if (!v->patches[k].d->has_patch_id)
 				continue;
-			git_oid_tostr(hex, sizeof(hex), &v->patches[k].patch_id);
+			git_oid_tostr(hex, sizeof(hex),
+				      &v->patches[k].d->patch_id);
 			if (strmap_get(&by_id, hex, &other)) {
 				uf_union(parent, (long)i, (long)other);
 				continue;
@@ -901,6 +959,7 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 	struct mail_body b;
 	struct mail_where where;
 	struct ms_msg *m = &ms->msgs[p->msg];
+	struct ms_detail *d = p->d;
 	int r;
 
 	where.path = mail_source_name(ms->src);
@@ -911,26 +970,26 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 		r = mail_body_parse(&b, raw.buf, raw.len, &where);
 	if (r < 0)
 		goto out;
-	strbuf_reset(&p->body);
-	strbuf_add(&p->body, b.text, b.len);
+	strbuf_reset(&d->body);
+	strbuf_add(&d->body, b.text, b.len);
 	mail_describe(&what, m->msgid, &where);
-	patchmail_release(&p->pm);
-	patchmail_init(&p->pm);
-	r = patchmail_split(&p->pm, p->body.buf, p->body.len, what.buf);
+	patchmail_release(&d->pm);
+	patchmail_init(&d->pm);
+	r = patchmail_split(&d->pm, d->body.buf, d->body.len, what.buf);
 	if (r < 0)
 		goto out;
-	if (want_diff && p->pm.diff.p) {
+	if (want_diff && d->pm.diff.p) {
 		git_diff *diff = NULL;
 
-		if (git_diff_from_buffer(&diff, p->pm.diff.p,
-					 p->pm.diff.len) < 0 ||
-		    git_diff_patchid(&p->patch_id, diff, NULL) < 0) {
+		if (git_diff_from_buffer(&diff, d->pm.diff.p,
+					 d->pm.diff.len) < 0 ||
+		    git_diff_patchid(&d->patch_id, diff, NULL) < 0) {
 			r = error_git("cannot read the diff in %s", what.buf);
 			git_diff_free(diff);
 			goto out;
 		}
 		git_diff_free(diff);
-		p->has_patch_id = 1;
+		d->has_patch_id = 1;
 	}
 out:
 	mail_body_release(&b);
@@ -939,7 +998,7 @@ out:
 	return r;
 }
 
-static int load_reply(struct mailset *ms, long mi, struct ms_patch *into)
+static int load_reply(struct mailset *ms, long mi, struct ms_detail *into)
 {
 	struct strbuf raw = STRBUF_INIT;
 	struct mail_body b;
@@ -960,6 +1019,16 @@ static int load_reply(struct mailset *ms, long mi, struct ms_patch *into)
 	return r;
 }
 
+static struct ms_detail *detail_new(void)
+{
+	struct ms_detail *d = xcalloc(1, sizeof(*d));
+
+	strbuf_init(&d->body, 0);
+	patchmail_init(&d->pm);
+	trailer_list_init(&d->reply_trailers);
+	return d;
+}
+
 int mailset_load(struct mailset *ms, long vi)
 {
 	struct ms_version *v = &ms->versions[vi];
@@ -973,21 +1042,17 @@ int mailset_load(struct mailset *ms, long vi)
 	for (k = 0; k < v->total; k++) {
 		struct ms_patch *p = &v->patches[k];
 
-		strbuf_init(&p->body, 0);
-		patchmail_init(&p->pm);
-		trailer_list_init(&p->reply_trailers);
+		p->d = detail_new();
 		if (p->msg >= 0 && load_part(ms, p, 1) < 0) {
 			/* keep going: the listing notes it, import refuses */
 			strbuf_addf(&ms->notes, "unreadable: %s\n",
 				    error_last());
 			error_clear();
-			p->pm.diff.p = NULL;
-			p->has_patch_id = 0;
+			p->d->pm.diff.p = NULL;
+			p->d->has_patch_id = 0;
 		}
 	}
-	strbuf_init(&v->cover_part.body, 0);
-	patchmail_init(&v->cover_part.pm);
-	trailer_list_init(&v->cover_part.reply_trailers);
+	v->cover_part.d = detail_new();
 	v->cover_part.msg = v->cover;
 	if (v->cover >= 0 && load_part(ms, &v->cover_part, 0) < 0) {
 		strbuf_addf(&ms->notes, "unreadable: %s\n", error_last());
@@ -1003,10 +1068,10 @@ int mailset_load(struct mailset *ms, long vi)
 		if (target->version != vi)
 			continue;
 		if (target->kind == MS_COVER)
-			r = load_reply(ms, (long)i, &v->cover_part);
+			r = load_reply(ms, (long)i, v->cover_part.d);
 		else
 			r = load_reply(ms, (long)i,
-				       &v->patches[target->tags.index - 1]);
+				       v->patches[target->tags.index - 1].d);
 		if (r < 0) {
 			strbuf_addf(&ms->notes, "skipped reply: %s\n",
 				    error_last());

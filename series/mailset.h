@@ -6,6 +6,7 @@
 #include "patches/patchmail.h"
 #include "patches/source.h"
 #include "patches/subject.h"
+#include "tools/lib/mempool.h"
 #include "tools/lib/strbuf.h"
 #include "tools/lib/strmap.h"
 
@@ -25,26 +26,31 @@
  */
 enum ms_kind { MS_OTHER, MS_PATCH, MS_COVER, MS_REPLY };
 
+/*
+ * The strings of a message (tags included: not subject_release() them)
+ * live in the mailset's pool, which mailset_release() frees; some are
+ * shared, none may be written to.  There is one ms_msg for every
+ * message of a year of a list: keep it small.
+ */
 struct ms_msg {
-	size_t number;		/* in the source */
 	char *msgid;		/* never NULL (made up when missing) */
 	char *irt;
-	char **refs;
-	size_t nr_refs;
+	char **refs;		/* the root and at most three nearest */
 	char *subject;
 	char *from_name, *from_addr;
 	long long date;
+	size_t number;		/* in the source */
 	struct subject tags;
+	int version;		/* patches and covers: their version */
+	int patch_of;		/* replies: the patch or cover they answer */
 	enum ms_kind kind;
-	long version;		/* patches and covers: their version */
-	long patch_of;		/* replies: the patch or cover they answer */
+	unsigned nr_refs:3;
 	unsigned missing_id:1;
 	unsigned bad:1;		/* could not be read; skipped */
 };
 
-struct ms_patch {
-	long msg;		/* -1: this patch is missing */
-	/* filled by mailset_load() */
+/* What mailset_load() reads for a patch or a cover letter. */
+struct ms_detail {
 	struct strbuf body;
 	struct patchmail pm;
 	git_oid patch_id;
@@ -52,6 +58,16 @@ struct ms_patch {
 	long *replies;
 	size_t nr_replies, alloc_replies;
 	struct trailer_list reply_trailers;	/* given in replies */
+};
+
+/*
+ * A slot of a version.  A year of a list has thousands of versions
+ * (some of hundreds of patches) and details are wanted for a few: the
+ * slot stays two words until its version is loaded.
+ */
+struct ms_patch {
+	long msg;		/* -1: this patch is missing */
+	struct ms_detail *d;	/* NULL until mailset_load() */
 };
 
 struct ms_version {
@@ -66,7 +82,7 @@ struct ms_version {
 	long superseded_by;	/* a resend of the same version won */
 	int rfc;
 	char *key;		/* grouping key (owned) */
-	struct ms_patch cover_part;	/* the cover's body and replies */
+	struct ms_patch cover_part;	/* the cover's details and replies */
 	size_t nr_replies;	/* replies to its cover and patches */
 	unsigned loaded:1;
 };
@@ -81,6 +97,7 @@ struct mailset {
 	struct mail_source *src;	/* borrowed */
 	struct ms_msg *msgs;
 	size_t nr_msgs, alloc_msgs;
+	struct mem_pool strings;	/* of the messages */
 	struct strmap by_id;
 	struct ms_version *versions;
 	size_t nr_versions, alloc_versions;
