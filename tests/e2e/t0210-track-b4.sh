@@ -157,6 +157,18 @@ test_expect_success 'a second run records nothing and says so' '
 	refs_snapshot after && check_same before after
 '
 
+test_expect_success 'v2 changed again before it is sent: the unsent v2 is replaced' '
+	tick &&
+	git commit -q --amend -m "mm: change 3" -m "Reworded before sending." \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track lru --from-b4 b4/lru-batch >out &&
+	grep_q "^lru v1 already has these 3 patches" out &&
+	grep_q "^lru v2: 3 patches from b4/lru-batch on $(git rev-parse --short=12 mm-unstable), not sent yet (replaces the unsent v2 recorded before)$" out &&
+	respin show lru >out &&
+	grep_q "^series     lru v2 (v1..v2 recorded)" out &&
+	grep_q "^  3/3 $(git rev-parse --short=12 HEAD) " out
+'
+
 test_expect_success 'b4 send v2; the next run adds its Message-IDs, not a v3' '
 	tick && b4_send &&
 	git rev-parse -q --verify refs/tags/sent/lru-batch-v2 &&
