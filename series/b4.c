@@ -743,7 +743,16 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	if (!strcmp(b->strategy, "commit")) {
+	/*
+	 * Where the cover commit is decides, not the strategy's name: b4
+	 * 0.12 makes the cover commit of a new "tip-commit" branch first.
+	 */
+	if (!strcmp(b->strategy, "commit") && git_oid_equal(cover_commit, tip)) {
+		b->branch_empty = 1;	/* nothing above the cover commit */
+		return 0;
+	}
+	if (strcmp(b->strategy, "branch-description") &&
+	    !git_oid_equal(cover_commit, tip)) {
 		/* the cover commit is the first: patches above it */
 		if (git_commit_lookup(&c, repo, cover_commit) < 0)
 			return error_git("cannot read b4's cover commit");
@@ -757,7 +766,7 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 		git_commit_free(c);
 		git_oid_cpy(&start, cover_commit);
 		git_oid_cpy(&end, tip);
-	} else if (!strcmp(b->strategy, "tip-commit")) {
+	} else if (strcmp(b->strategy, "branch-description")) {
 		/* the cover commit is the last: patches below it */
 		if (git_commit_lookup(&c, repo, cover_commit) < 0)
 			return error_git("cannot read b4's cover commit");

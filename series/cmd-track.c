@@ -198,8 +198,9 @@ static void b4_print(const struct series *s, const struct b4_branch *b,
 			       bv->where);
 			break;
 		case B4_UNCHANGED:
-			printf("%s v%d already has these %zu patch%s from %s; "
-			       "nothing recorded\n", s->name, bv->number, np,
+			printf("%s v%d already has %s %zu patch%s from %s; "
+			       "nothing recorded\n", s->name, bv->number,
+			       np == 1 ? "this" : "these", np,
 			       np == 1 ? "" : "es", bv->where);
 			break;
 		case B4_SKIPPED:
@@ -212,9 +213,11 @@ static void b4_print(const struct series *s, const struct b4_branch *b,
 	if (b->branch_empty)
 		printf("%s has no patches for v%d yet\n", b->branch,
 		       b->revision);
-	if (!recorded)
+	if (!recorded && nr)
 		printf("nothing recorded: series %s has every version of "
 		       "%s already\n", s->name, b->branch);
+	else if (!recorded)
+		printf("nothing recorded\n");
 	if (recorded && b->base_branch && !b->base_ref)
 		printf("note: b4's base branch '%s' is not in this "
 		       "repository; series %s tracks %s\n", b->base_branch,

@@ -226,6 +226,16 @@ test_expect_success 'the branch-description strategy, and its base-commit' '
 	check_same want got
 '
 
+test_expect_success 'a new prep branch without patches records nothing' '
+	git checkout -q mm-unstable &&
+	b4 prep -n empty >b4.log 2>&1 &&
+	refs_snapshot before &&
+	respin track empty --from-b4 empty >out &&
+	grep_q "^b4/empty has no patches for v1 yet$" out &&
+	grep_q "^nothing recorded$" out &&
+	refs_snapshot after && check_same before after
+'
+
 test_expect_success '--help shows --from-b4' '
 	respin track --help >out && grep_q "\-\-from-b4 <branch>" out
 '
