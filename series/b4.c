@@ -603,7 +603,8 @@ static int read_sent_tags(git_repository *repo, struct b4_branch *b,
 		goto out;
 	}
 	r = 0;
-	qsort(tags, nr, sizeof(*tags), cmp_tag);
+	if (nr)
+		qsort(tags, nr, sizeof(*tags), cmp_tag);
 	for (i = 0; i < nr && !r; i++)
 		r = read_sent_tag(repo, b, &tags[i], history);
 out:
