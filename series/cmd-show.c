@@ -46,6 +46,11 @@ static void show_json(const struct series *s, const struct series_version *v,
 		json_string(&j, oid_short(&v->tip, GIT_OID_HEXSZ));
 	json_int_member(&j, "recorded", v->recorded);
 	json_string_member(&j, "source", v->source);
+	json_key(&j, "message_id");
+	if (v->message_id)
+		json_string(&j, v->message_id);
+	else
+		json_null(&j);
 	json_key(&j, "patches");
 	json_array_begin(&j);
 	for (i = 0; i < v->nr_patches; i++) {
@@ -61,6 +66,8 @@ static void show_json(const struct series *s, const struct series_version *v,
 		json_string_member(&j, "patch_id",
 				   oid_short(&p->patch_id, GIT_OID_HEXSZ));
 		json_string_member(&j, "subject", p->subject);
+		if (p->message_id)
+			json_string_member(&j, "message_id", p->message_id);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
@@ -91,6 +98,8 @@ static void show_text(const struct series *s, const struct series_version *v,
 	strbuf_addf(out, "recorded   %s\n", repo_date(v->recorded));
 	if (v->source)
 		strbuf_addf(out, "source     %s\n", v->source);
+	if (v->message_id)
+		strbuf_addf(out, "sent as    <%s>\n", v->message_id);
 	strbuf_addf(out, "patches    %zu\n\n", n);
 	for (i = 0; i < n; i++) {
 		const struct series_patch *p = &v->patches[i];

@@ -1,0 +1,973 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "series/b4.h"
+#include "series/range.h"
+#include "tools/lib/error.h"
+#include "tools/lib/jsonparse.h"
+#include "tools/lib/repo.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How far back from the tip to look for b4's cover commit. */
+#define COVER_SEARCH_LIMIT 1000
+
+/* ---- text helpers ---- */
+
+/* The start of the line that is exactly LINE in text, or NULL. */
+static const char *find_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0' ||
+		     (p[n] == '\r' && p[n + 1] == '\n')))
+			return p;
+		p += n;
+	}
+	return NULL;
+}
+
+static void trim_into(struct strbuf *out, const char *p, size_t len)
+{
+	while (len && isspace((unsigned char)*p)) {
+		p++;
+		len--;
+	}
+	while (len && isspace((unsigned char)p[len - 1]))
+		len--;
+	if (!len)
+		return;
+	strbuf_add(out, p, len);
+	strbuf_addch(out, '\n');
+}
+
+void b4_cover_clean(const char *text, size_t len, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = text, *end = text + len;
+	size_t blank = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		/* b4 empties comment lines, then squeezes blank runs */
+		if (n && *p == '#')
+			n = 0;
+		if (!n) {
+			if (blank++ < 1)
+				strbuf_addch(&sb, '\n');
+		} else {
+			blank = 0;
+			strbuf_add(&sb, p, n);
+			strbuf_addch(&sb, '\n');
+		}
+		p = nl ? nl + 1 : end;
+	}
+	trim_into(out, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* A line of a "---" section that only a sent cover letter's tail has. */
+static int is_tail_section(const char *p, size_t len)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *q = p, *qe = p + n;
+
+		if ((n >= 12 && !strncasecmp(p, "base-commit:", 12)) ||
+		    (n >= 10 && !strncasecmp(p, "change-id:", 10)))
+			return 1;
+		/* the diffstat summary: " 3 files changed, ..." */
+		while (q < qe && *q == ' ')
+			q++;
+		if (q < qe && isdigit((unsigned char)*q)) {
+			while (q < qe && isdigit((unsigned char)*q))
+				q++;
+			if ((size_t)(qe - q) >= 13 &&
+			    (!strncmp(q, " file changed", 13) ||
+			     !strncmp(q, " files changed", 14)))
+				return 1;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+void b4_cover_from_tag(const char *msg, struct strbuf *out)
+{
+	const char *p = msg, *keep_end = msg;
+
+	/* sections start after lines that are exactly "---" */
+	for (;;) {
+		const char *sep = find_line(p, "---");
+		const char *sec_end = sep ? sep : p + strlen(p);
+
+		if (is_tail_section(p, (size_t)(sec_end - p)))
+			break;
+		keep_end = sec_end;
+		if (!sep)
+			break;
+		p = sep + 3;
+		if (*p == '\r')
+			p++;
+		if (*p == '\n')
+			p++;
+	}
+	trim_into(out, msg, (size_t)(keep_end - msg));
+}
+
+int b4_tag_patch_count(const char *msg)
+{
+	const char *p = msg;
+	int count = 0;
+
+	/* the first tail section: "Author (N):" lines of the shortlog */
+	for (;;) {
+		const char *sep = find_line(p, "---");
+		const char *end = sep ? sep : p + strlen(p);
+
+		if (is_tail_section(p, (size_t)(end - p))) {
+			while (p < end) {
+				const char *nl = memchr(p, '\n',
+							(size_t)(end - p));
+				const char *e = nl ? nl : end, *q;
+
+				if (e - p > 4 && !isspace((unsigned char)*p) &&
+				    e[-1] == ':' && e[-2] == ')') {
+					q = e - 3;
+					while (q > p && isdigit((unsigned char)*q))
+						q--;
+					if (*q == '(' && q < e - 3 && q[-1] == ' ')
+						count += atoi(q + 1);
+				}
+				p = nl ? nl + 1 : end;
+			}
+			return count;
+		}
+		if (!sep)
+			return 0;
+		p = sep + 3;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+/* A Message-ID as b4 stores it: printable, no spaces; <> dropped. */
+static char *clean_msgid(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n >= 2 && s[0] == '<' && s[n - 1] == '>') {
+		s++;
+		n -= 2;
+	}
+	if (!n)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f ||
+		    s[i] == '<' || s[i] == '>')
+			return NULL;
+	return xstrndup(s, n);
+}
+
+/* ---- the tracking JSON ---- */
+
+static int bad_tracking(struct b4_branch *b, const char *what)
+{
+	error("branch '%s': b4's tracking data (%s) is malformed: %s",
+	      b->branch, b->tracking_in, what);
+	error_hint("respin reads the JSON that 'b4 prep' keeps after '"
+		   B4_MARKER "'; see whether b4 can still read it with "
+		   "'b4 prep --show-info' on that branch");
+	return RESPIN_ERR;
+}
+
+static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
+			  struct json_value *root, const struct json_value **history)
+{
+	const struct json_value *s, *m;
+	const char *cid;
+	size_t i;
+
+	if (json_parse(text, len, root) < 0) {
+		char *why = xstrdup(error_last());
+
+		error_clear();
+		bad_tracking(b, why);
+		free(why);
+		return RESPIN_ERR;
+	}
+	s = json_member(root, "series");
+	if (!s || s->type != JSON_OBJECT)
+		return bad_tracking(b, "it has no \"series\" object");
+	m = json_member(s, "revision");
+	if (!m || m->type != JSON_NUMBER || !m->is_int || m->integer < 1 ||
+	    m->integer > 100000)
+		return bad_tracking(b, "\"revision\" is not a number >= 1");
+	b->revision = (int)m->integer;
+	cid = json_member_string(s, "change-id");
+	if (!cid || !*cid)
+		return bad_tracking(b, "\"change-id\" is missing or not a string");
+	for (i = 0; cid[i]; i++)
+		if ((unsigned char)cid[i] <= ' ' || cid[i] == 0x7f)
+			return bad_tracking(b, "\"change-id\" holds spaces or "
+					    "control characters");
+	b->change_id = xstrdup(cid);
+	m = json_member(s, "base-branch");
+	if (m && m->type != JSON_NULL) {
+		const char *bb = json_member_string(s, "base-branch");
+
+		if (!bb)
+			return bad_tracking(b, "\"base-branch\" is not a string");
+		if (*bb)
+			b->base_branch = xstrdup(bb);
+	}
+	*history = json_member(s, "history");
+	if (*history && (*history)->type != JSON_OBJECT)
+		return bad_tracking(b, "\"history\" is not an object");
+	for (i = 0; *history && i < (*history)->nr; i++) {
+		const struct json_value *l = &(*history)->items[i];
+		size_t k;
+
+		if (l->type != JSON_ARRAY)
+			return bad_tracking(b, "a \"history\" entry is not "
+					    "a list of Message-IDs");
+		for (k = 0; k < l->nr; k++)
+			if (l->items[k].type != JSON_STRING)
+				return bad_tracking(b, "a \"history\" entry "
+						    "holds a non-string");
+	}
+	return 0;
+}
+
+/* The last Message-ID b4 recorded for vN, or NULL. */
+static char *history_msgid(const struct json_value *history, int n)
+{
+	char key[32];
+	const struct json_value *l;
+	size_t k;
+
+	snprintf(key, sizeof(key), "v%d", n);
+	l = json_member(history, key);
+	if (!l)
+		return NULL;
+	for (k = l->nr; k > 0; k--) {
+		const struct json_value *e = &l->items[k - 1];
+
+		if (e->type == JSON_STRING && strlen(e->str) == e->len)
+			return clean_msgid(e->str);
+	}
+	return NULL;
+}
+
+/*
+ * b4 numbers a series' messages <stable-vN-K-random@domain>, K = 0 for
+ * the cover letter: with the cover's ID known, so are the patches'.
+ */
+static void derive_patch_msgids(struct b4_version *bv)
+{
+	struct series_version *v = &bv->v;
+	char tag[32];
+	const char *hit;
+	size_t i;
+
+	if (!bv->message_id)
+		return;
+	if (v->nr_patches == 1) {
+		snprintf(tag, sizeof(tag), "-v%d-1-", bv->number);
+		if (strstr(bv->message_id, tag))
+			v->patches[0].message_id = xstrdup(bv->message_id);
+		return;
+	}
+	snprintf(tag, sizeof(tag), "-v%d-0-", bv->number);
+	hit = strstr(bv->message_id, tag);
+	if (!hit || strstr(hit + 1, tag))
+		return;
+	for (i = 0; i < v->nr_patches; i++) {
+		struct strbuf id = STRBUF_INIT;
+		size_t pre = (size_t)(hit - bv->message_id) + strlen(tag) - 2;
+
+		strbuf_add(&id, bv->message_id, pre);
+		strbuf_addf(&id, "%zu%s", i + 1, hit + strlen(tag) - 1);
+		v->patches[i].message_id = strbuf_detach(&id, NULL);
+	}
+}
+
+/* ---- commits ---- */
+
+static int has_marker(git_repository *repo, const git_oid *oid, int *yes)
+{
+	git_commit *c = NULL;
+
+	if (git_commit_lookup(&c, repo, oid) < 0)
+		return error_git("cannot read commit %s", oid_short(oid, 12));
+	*yes = find_line(git_commit_message(c), B4_MARKER) != NULL;
+	git_commit_free(c);
+	return 0;
+}
+
+/* Drops b4's cover commit(s) from a collected range. */
+static int drop_cover_commits(git_repository *repo, struct series_version *v)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < v->nr_patches; i++) {
+		int yes;
+
+		if (has_marker(repo, &v->patches[i].commit, &yes) < 0)
+			return RESPIN_ERR;
+		if (yes) {
+			free(v->patches[i].subject);
+			free(v->patches[i].message_id);
+			strbuf_release(&v->patches[i].extra);
+			continue;
+		}
+		v->patches[j++] = v->patches[i];
+	}
+	v->nr_patches = j;
+	return 0;
+}
+
+/* Collects base..tip into a fresh version, without b4's cover commit. */
+static int collect(git_repository *repo, const git_oid *base,
+		   const git_oid *tip, const char *base_name,
+		   const char *tip_name, struct series_version *v)
+{
+	git_commit *bc = NULL, *tc = NULL;
+	int r;
+
+	if (git_commit_lookup(&bc, repo, base) < 0 ||
+	    git_commit_lookup(&tc, repo, tip) < 0) {
+		r = error_git("cannot read %s..%s", base_name, tip_name);
+		goto out;
+	}
+	r = series_range_collect(repo, bc, tc, base_name, tip_name, v);
+	if (!r)
+		r = drop_cover_commits(repo, v);
+out:
+	git_commit_free(bc);
+	git_commit_free(tc);
+	return r;
+}
+
+static struct b4_version *add_version(struct b4_branch *b, int number,
+				      const char *where)
+{
+	struct b4_version *bv;
+
+	ALLOC_GROW(b->versions, b->nr_versions, b->alloc_versions);
+	bv = &b->versions[b->nr_versions++];
+	memset(bv, 0, sizeof(*bv));
+	bv->number = number;
+	bv->where = xstrdup(where);
+	strbuf_init(&bv->v.extra, 0);
+	bv->v.number = number;
+	return bv;
+}
+
+/* ---- the sent tags ---- */
+
+struct tag_name {
+	int number;
+	char *ref;
+};
+
+static int cmp_tag(const void *a, const void *b)
+{
+	const struct tag_name *x = a, *y = b;
+
+	return x->number - y->number;
+}
+
+/* The base-commit: line of a tag message, or NULL. */
+static char *tag_base_commit(const char *msg)
+{
+	const char *p = msg;
+
+	for (;;) {
+		const char *nl = strchr(p, '\n');
+
+		if (!strncasecmp(p, "base-commit:", 12)) {
+			const char *v = p + 12, *e = nl ? nl : p + strlen(p);
+
+			while (v < e && isspace((unsigned char)*v))
+				v++;
+			while (e > v && isspace((unsigned char)e[-1]))
+				e--;
+			return e > v ? xstrndup(v, (size_t)(e - v)) : NULL;
+		}
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+}
+
+/*
+ * The commit count first-parent steps below tip, or NULL (no error)
+ * when a merge or the root comes first; errors when commits are missing.
+ */
+static int walk_back(git_repository *repo, git_commit *tip, int count,
+		     const char *name, git_commit **out)
+{
+	git_commit *c = NULL, *next;
+	int i;
+
+	*out = NULL;
+	if (git_commit_dup(&c, tip) < 0)
+		return error_git("cannot read commit");
+	for (i = 0; i < count; i++) {
+		if (git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			return 0;
+		}
+		if (git_commit_parent(&next, c, 0) < 0) {
+			error_git("the commits of sent tag '%s' cannot be "
+				  "found: the parent of %s is missing", name,
+				  oid_short(git_commit_id(c), 12));
+			git_commit_free(c);
+			return RESPIN_ERR;
+		}
+		git_commit_free(c);
+		c = next;
+	}
+	*out = c;
+	return 0;
+}
+
+static int read_sent_tag(git_repository *repo, struct b4_branch *b,
+			 const struct tag_name *t,
+			 const struct json_value *history)
+{
+	const char *name = t->ref + strlen("refs/tags/");
+	git_reference *ref = NULL;
+	git_object *obj = NULL, *peeled = NULL;
+	git_commit *base = NULL;
+	char *base_hex = NULL;
+	struct b4_version *bv;
+	struct strbuf src = STRBUF_INIT, cover = STRBUF_INIT;
+	const char *msg;
+	git_oid oid;
+	size_t n;
+	int r = RESPIN_ERR, count;
+
+	if (git_reference_lookup(&ref, repo, t->ref) < 0 ||
+	    !git_reference_target(ref) ||
+	    git_object_lookup(&obj, repo, git_reference_target(ref),
+			      GIT_OBJECT_ANY) < 0 ||
+	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		error_git("the commits of sent tag '%s' cannot be found", name);
+		error_hint("the repository lacks objects the tag points at; "
+			   "fetch them, or delete the tag if it is stale");
+		goto out;
+	}
+	if (git_object_type(obj) != GIT_OBJECT_TAG) {
+		error("sent tag '%s' is not an annotated tag with b4's cover "
+		      "letter, so its base is unknown", name);
+		error_hint("b4 send makes annotated tags; recreate this one "
+			   "with 'b4 send --resend' or delete it");
+		goto out;
+	}
+	/*
+	 * The base: b4's "base-commit:" line, checked against the count of
+	 * patches its shortlog gives.  With the branch-description cover
+	 * strategy b4 0.12 writes the parent of the fork point there (and
+	 * a literal "SHA~1" when that is a root commit): the count wins.
+	 */
+	msg = git_tag_message((git_tag *)obj);
+	base_hex = tag_base_commit(msg);
+	n = base_hex ? strlen(base_hex) : 0;
+	if (base_hex && n >= 7 && n <= GIT_OID_HEXSZ &&
+	    strspn(base_hex, "0123456789abcdefABCDEF") == n &&
+	    !git_oid_fromstrn(&oid, base_hex, n) &&
+	    !git_commit_lookup_prefix(&base, repo, &oid, n)) {
+		r = git_graph_descendant_of(repo, git_object_id(peeled),
+					    git_commit_id(base));
+		if (r <= 0) {
+			git_error_clear();
+			error("the commits of sent tag '%s' cannot be found: "
+			      "%s does not descend from its base-commit %s",
+			      name, oid_short(git_object_id(peeled), 12),
+			      base_hex);
+			r = RESPIN_ERR;
+			goto out;
+		}
+	}
+	git_error_clear();
+	count = b4_tag_patch_count(msg);
+	if (count > 0) {
+		git_commit *fork = NULL;
+
+		r = walk_back(repo, (git_commit *)peeled, count, name, &fork);
+		if (r < 0)
+			goto out;
+		if (fork && base && !git_oid_equal(git_commit_id(fork),
+						   git_commit_id(base)) &&
+		    git_graph_descendant_of(repo, git_commit_id(fork),
+					    git_commit_id(base)) != 1) {
+			git_error_clear();
+			git_commit_free(fork);
+			fork = NULL;
+		}
+		if (fork) {
+			git_commit_free(base);
+			base = fork;
+		}
+	}
+	if (!base) {
+		if (!base_hex)
+			error("sent tag '%s' names no base-commit in its "
+			      "message", name);
+		else
+			error("the commits of sent tag '%s' cannot be found: "
+			      "its base-commit %s is not in this repository",
+			      name, base_hex);
+		error_hint("fetch the base it was sent on (b4 writes "
+			   "'base-commit: SHA' into the tag) and run this "
+			   "again");
+		r = RESPIN_ERR;
+		goto out;
+	}
+
+	bv = add_version(b, t->number, name);
+	bv->sent = 1;
+	r = collect(repo, git_commit_id(base), git_object_id(peeled),
+		    oid_short(git_commit_id(base), 12), name, &bv->v);
+	if (!r && !bv->v.nr_patches)
+		r = error("sent tag '%s' holds no patches above its "
+			  "base-commit %s", name, base_hex);
+	if (r < 0)
+		goto out;
+	b4_cover_from_tag(msg, &cover);
+	if (cover.len)
+		bv->cover = strbuf_detach(&cover, NULL);
+	bv->message_id = history_msgid(history, t->number);
+	derive_patch_msgids(bv);
+	strbuf_addf(&src, "b4 %s (%s)", name,
+		    oid_short(git_object_id(peeled), 12));
+	bv->v.source = strbuf_detach(&src, NULL);
+	if (bv->message_id)
+		bv->v.message_id = xstrdup(bv->message_id);
+	r = 0;
+out:
+	free(base_hex);
+	strbuf_release(&cover);
+	git_commit_free(base);
+	git_object_free(peeled);
+	git_object_free(obj);
+	git_reference_free(ref);
+	return r;
+}
+
+static int read_sent_tags(git_repository *repo, struct b4_branch *b,
+			  const struct json_value *history)
+{
+	const char *short_name = b->branch;
+	struct strbuf prefix = STRBUF_INIT;
+	git_reference_iterator *it = NULL;
+	struct tag_name *tags = NULL;
+	size_t nr = 0, alloc = 0, i;
+	const char *refname;
+	int r;
+
+	if (!strncmp(short_name, "b4/", 3))
+		short_name += 3;
+	strbuf_addf(&prefix, "refs/tags/sent/%s-v", short_name);
+	if (git_reference_iterator_glob_new(&it, repo, "refs/tags/sent/*") < 0) {
+		r = error_git("cannot list the sent/ tags");
+		goto out;
+	}
+	while (!(r = git_reference_next_name(&refname, it))) {
+		const char *num = refname + prefix.len;
+		size_t n;
+
+		if (strncmp(refname, prefix.buf, prefix.len))
+			continue;
+		n = strlen(num);
+		if (!n || n > 5 || strspn(num, "0123456789") != n || *num == '0')
+			continue;
+		ALLOC_GROW(tags, nr, alloc);
+		tags[nr].number = atoi(num);
+		tags[nr].ref = xstrdup(refname);
+		nr++;
+	}
+	if (r != GIT_ITEROVER) {
+		r = error_git("cannot list the sent/ tags");
+		goto out;
+	}
+	r = 0;
+	if (nr)
+		qsort(tags, nr, sizeof(*tags), cmp_tag);
+	for (i = 0; i < nr && !r; i++)
+		r = read_sent_tag(repo, b, &tags[i], history);
+out:
+	for (i = 0; i < nr; i++)
+		free(tags[i].ref);
+	free(tags);
+	git_reference_iterator_free(it);
+	strbuf_release(&prefix);
+	return r;
+}
+
+/* ---- the branch ---- */
+
+static int find_branch(git_repository *repo, const char *name,
+		       git_reference **out)
+{
+	struct strbuf full = STRBUF_INIT;
+	int r;
+
+	if (!strncmp(name, "refs/heads/", 11))
+		strbuf_addstr(&full, name);
+	else
+		strbuf_addf(&full, "refs/heads/%s", name);
+	r = git_reference_lookup(out, repo, full.buf);
+	if (r == GIT_ENOTFOUND && strncmp(name, "refs/", 5) &&
+	    strncmp(name, "b4/", 3)) {
+		strbuf_reset(&full);
+		strbuf_addf(&full, "refs/heads/b4/%s", name);
+		r = git_reference_lookup(out, repo, full.buf);
+	}
+	strbuf_release(&full);
+	if (r == GIT_ENOTFOUND || r == GIT_EINVALIDSPEC) {
+		git_error_clear();
+		error_code(RESPIN_ENOTFOUND, "no branch '%s'%s", name,
+			   strncmp(name, "refs/", 5) && strncmp(name, "b4/", 3) ?
+			   " (nor 'b4/...' of that name)" : "");
+		error_hint("b4 prep makes branches named b4/NAME; 'git branch "
+			   "--list \"b4/*\"' lists them");
+		return RESPIN_ENOTFOUND;
+	}
+	if (r < 0)
+		return error_git("cannot read branch '%s'", name);
+	return 0;
+}
+
+/* The newest commit within reach of tip that holds b4's marker. */
+static int find_cover_commit(git_repository *repo, const git_oid *tip,
+			     git_oid *out, int *found)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	int r, seen = 0, yes = 0;
+
+	*found = 0;
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TIME) < 0 ||
+	    git_revwalk_push(walk, tip) < 0) {
+		r = error_git("cannot walk the branch");
+		goto out;
+	}
+	while (seen++ < COVER_SEARCH_LIMIT &&
+	       !(r = git_revwalk_next(&oid, walk))) {
+		if (has_marker(repo, &oid, &yes) < 0) {
+			r = RESPIN_ERR;
+			goto out;
+		}
+		if (yes) {
+			git_oid_cpy(out, &oid);
+			*found = 1;
+			break;
+		}
+	}
+	r = 0;
+out:
+	git_revwalk_free(walk);
+	return r;
+}
+
+static char *branch_config(git_repository *repo, const char *branch,
+			   const char *key)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *v;
+
+	strbuf_addf(&k, "branch.%s.%s", branch, key);
+	v = repo_config_string(repo, k.buf, NULL);
+	strbuf_release(&k);
+	return v;
+}
+
+/* Where the branch's patches start when b4 keeps no first cover commit. */
+static int fork_point(git_repository *repo, struct b4_branch *b,
+		      const git_oid *tip, git_oid *out)
+{
+	git_reference *ref = NULL;
+	git_object *obj = NULL;
+	int r;
+
+	if (!b->base_ref) {
+		error("branch '%s' keeps its cover letter %s, so its patches "
+		      "start where it leaves its base branch%s%s%s, which is "
+		      "not in this repository", b->branch,
+		      strcmp(b->strategy, "tip-commit") ? "in its description" :
+		      "in its last commit", b->base_branch ? " '" : "",
+		      b->base_branch ? b->base_branch : "", b->base_branch ?
+		      "'" : "");
+		error_hint("create or fetch the base branch b4 recorded "
+			   "(see 'b4 prep --show-info'), then run this again");
+		return RESPIN_ERR;
+	}
+	if (git_reference_lookup(&ref, repo, b->base_ref) < 0 ||
+	    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) < 0) {
+		r = error_git("cannot read %s", b->base_ref);
+		goto out;
+	}
+	r = git_merge_base(out, repo, git_object_id(obj), tip);
+	if (r < 0) {
+		git_error_clear();
+		r = error("branch '%s' shares no history with its base branch "
+			  "%s", b->branch, repo_ref_short(b->base_ref));
+	}
+out:
+	git_object_free(obj);
+	git_reference_free(ref);
+	return r;
+}
+
+static int read_current(git_repository *repo, struct b4_branch *b,
+			const git_oid *tip, const git_oid *cover_commit,
+			const char *cover_text, size_t cover_len,
+			const struct json_value *history)
+{
+	git_commit *c = NULL;
+	git_oid base, start, end;
+	struct series_version nv;
+	struct b4_version *bv;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	/*
+	 * Where the cover commit is decides, not the strategy's name: b4
+	 * 0.12 makes the cover commit of a new "tip-commit" branch first.
+	 */
+	if (!strcmp(b->strategy, "commit") && git_oid_equal(cover_commit, tip)) {
+		b->branch_empty = 1;	/* nothing above the cover commit */
+		return 0;
+	}
+	if (strcmp(b->strategy, "branch-description") &&
+	    !git_oid_equal(cover_commit, tip)) {
+		/* the cover commit is the first: patches above it */
+		if (git_commit_lookup(&c, repo, cover_commit) < 0)
+			return error_git("cannot read b4's cover commit");
+		if (git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			return error("b4's cover commit %s of branch '%s' has "
+				     "no single parent, so its base is unknown",
+				     oid_short(cover_commit, 12), b->branch);
+		}
+		git_oid_cpy(&base, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		git_oid_cpy(&start, cover_commit);
+		git_oid_cpy(&end, tip);
+	} else if (strcmp(b->strategy, "branch-description")) {
+		/* the cover commit is the last: patches below it */
+		if (git_commit_lookup(&c, repo, cover_commit) < 0)
+			return error_git("cannot read b4's cover commit");
+		if (git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			return error("b4's cover commit %s of branch '%s' has "
+				     "no single parent",
+				     oid_short(cover_commit, 12), b->branch);
+		}
+		git_oid_cpy(&end, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		if (fork_point(repo, b, &end, &base) < 0)
+			return RESPIN_ERR;
+		git_oid_cpy(&start, &base);
+	} else {
+		git_oid_cpy(&end, tip);
+		if (fork_point(repo, b, &end, &base) < 0)
+			return RESPIN_ERR;
+		git_oid_cpy(&start, &base);
+	}
+	if (git_oid_equal(&start, &end)) {
+		b->branch_empty = 1;
+		return 0;
+	}
+	memset(&nv, 0, sizeof(nv));
+	strbuf_init(&nv.extra, 0);
+	r = collect(repo, &start, &end, oid_short(&start, 12), b->branch,
+		    &nv);
+	if (r < 0 || !nv.nr_patches) {
+		series_version_release(&nv);
+		b->branch_empty = !r;
+		return r;
+	}
+	bv = add_version(b, b->revision, b->branch);
+	strbuf_release(&bv->v.extra);
+	bv->v = nv;
+	bv->v.number = b->revision;
+	git_oid_cpy(&bv->v.base, &base);
+	b4_cover_clean(cover_text, cover_len, &sb);
+	if (sb.len)
+		bv->cover = strbuf_detach(&sb, NULL);
+	/* a revision b4 has a Message-ID for was sent from here already */
+	bv->message_id = history_msgid(history, b->revision);
+	derive_patch_msgids(bv);
+	if (bv->message_id)
+		bv->v.message_id = xstrdup(bv->message_id);
+	strbuf_addf(&sb, "b4 branch %s (%s)", b->branch, oid_short(tip, 12));
+	bv->v.source = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+int b4_branch_read(git_repository *repo, const char *name,
+		   struct b4_branch *b)
+{
+	git_reference *ref = NULL;
+	git_object *tipobj = NULL;
+	git_commit *cover = NULL;
+	struct json_value root;
+	const struct json_value *history = NULL;
+	char *desc = NULL, *tracking = NULL;
+	const char *cover_text = "", *json_text;
+	size_t cover_len = 0;
+	git_oid tip, cover_oid;
+	int r, found = 0;
+
+	memset(b, 0, sizeof(*b));
+	memset(&root, 0, sizeof(root));
+	r = find_branch(repo, name, &ref);
+	if (r < 0)
+		return r;
+	b->branch = xstrdup(git_reference_shorthand(ref));
+	if (git_reference_peel(&tipobj, ref, GIT_OBJECT_COMMIT) < 0) {
+		r = error_git("cannot read branch '%s'", b->branch);
+		goto out;
+	}
+	git_oid_cpy(&tip, git_object_id(tipobj));
+
+	/* as b4 decides it: the branch's own, else b4's setting */
+	b->strategy = branch_config(repo, b->branch, "b4-prep-cover-strategy");
+	if (!b->strategy)
+		b->strategy = repo_config_string(repo, "b4.prep-cover-strategy",
+						 "commit");
+	if (b->strategy && strcmp(b->strategy, "commit") &&
+	    strcmp(b->strategy, "tip-commit") &&
+	    strcmp(b->strategy, "branch-description")) {
+		r = error("branch '%s' uses b4 cover strategy '%s', which "
+			  "respin does not know", b->branch, b->strategy);
+		goto out;
+	}
+	if (strcmp(b->strategy, "branch-description")) {
+		r = find_cover_commit(repo, &tip, &cover_oid, &found);
+		if (r < 0)
+			goto out;
+	}
+	if (found) {
+		struct strbuf where = STRBUF_INIT;
+		const char *msg, *mark;
+
+		if (git_commit_lookup(&cover, repo, &cover_oid) < 0) {
+			r = error_git("cannot read b4's cover commit");
+			goto out;
+		}
+		strbuf_addf(&where, "in cover commit %s",
+			    oid_short(&cover_oid, 12));
+		b->tracking_in = strbuf_detach(&where, NULL);
+		msg = git_commit_message(cover);
+		mark = find_line(msg, B4_MARKER);
+		cover_text = msg;
+		cover_len = (size_t)(mark - msg);
+		json_text = strchr(mark, '{');
+		if (!json_text) {
+			r = bad_tracking(b, "no JSON object follows the "
+					 "marker line");
+			goto out;
+		}
+		r = parse_tracking(b, json_text, strlen(json_text), &root,
+				   &history);
+	} else {
+		struct strbuf where = STRBUF_INIT;
+
+		tracking = branch_config(repo, b->branch, "b4-tracking");
+		if (!tracking) {
+			error("branch '%s' is not a b4 prep branch: no commit "
+			      "in its last %d holds '" B4_MARKER "', and it "
+			      "has no branch.%s.b4-tracking", b->branch,
+			      COVER_SEARCH_LIMIT, b->branch);
+			error_hint("give the branch 'b4 prep' made (b4/NAME), "
+				   "or record a plain branch with 'respin track "
+				   "NAME --base REF --tip BRANCH'");
+			r = RESPIN_ERR;
+			goto out;
+		}
+		free(b->strategy);
+		b->strategy = xstrdup("branch-description");
+		strbuf_addf(&where, "branch.%s.b4-tracking", b->branch);
+		b->tracking_in = strbuf_detach(&where, NULL);
+		desc = branch_config(repo, b->branch, "description");
+		if (desc) {
+			cover_text = desc;
+			cover_len = strlen(desc);
+		}
+		r = parse_tracking(b, tracking, strlen(tracking), &root,
+				   &history);
+	}
+	if (r < 0)
+		goto out;
+	if (b->base_branch) {
+		git_reference *bref = NULL;
+
+		if (!git_reference_dwim(&bref, repo, b->base_branch))
+			b->base_ref = xstrdup(git_reference_name(bref));
+		git_reference_free(bref);
+		git_error_clear();
+	}
+
+	r = read_sent_tags(repo, b, history);
+	if (!r)
+		r = read_current(repo, b, &tip, &cover_oid, cover_text,
+				 cover_len, history);
+	/* right after a send, the branch holds the sent version again */
+	if (!r && b->nr_versions && !b->versions[b->nr_versions - 1].sent) {
+		struct b4_version *cur = &b->versions[b->nr_versions - 1];
+		size_t i;
+		int same = 0;
+
+		for (i = b->nr_versions - 1; i > 0 && !same; i--) {
+			r = series_version_same_patches(repo,
+					&b->versions[i - 1].v, &cur->v, &same);
+			if (r < 0)
+				goto out;
+			if (same)
+				cur->same_as = b->versions[i - 1].number;
+		}
+	}
+out:
+	json_value_release(&root);
+	git_commit_free(cover);
+	git_object_free(tipobj);
+	git_reference_free(ref);
+	free(desc);
+	free(tracking);
+	return r;
+}
+
+void b4_branch_release(struct b4_branch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_versions; i++) {
+		series_version_release(&b->versions[i].v);
+		free(b->versions[i].where);
+		free(b->versions[i].cover);
+		free(b->versions[i].message_id);
+	}
+	free(b->versions);
+	free(b->branch);
+	free(b->strategy);
+	free(b->tracking_in);
+	free(b->change_id);
+	free(b->base_branch);
+	free(b->base_ref);
+	memset(b, 0, sizeof(*b));
+}
