@@ -276,6 +276,48 @@ static void trim_blank_lines(struct strbuf *sb)
 		strbuf_addch(sb, '\n');
 }
 
+/* "Key-word: value" */
+static int trailer_like(const struct line *l)
+{
+	size_t i = 0;
+
+	while (i < l->len && (isalnum((unsigned char)l->p[i]) || l->p[i] == '-'))
+		i++;
+	return i > 0 && i + 2 < l->len && l->p[i] == ':' && l->p[i + 1] == ' ';
+}
+
+/*
+ * b4 keeps the recipients as "To:" and "Cc:" lines at the end of the
+ * cover letter and takes them out when it sends; so do we.
+ */
+static void drop_recipient_trailers(struct strbuf *body)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct line *l;
+	size_t nr = split_lines(body->buf, body->len, &l), start, i;
+	int any = 0;
+
+	start = nr;
+	while (start > 0 && !blank(&l[start - 1]) && trailer_like(&l[start - 1]))
+		start--;
+	if (start < nr && (start == 0 || blank(&l[start - 1]))) {
+		for (i = start; i < nr; i++)
+			any |= starts(&l[i], "To: ") || starts(&l[i], "Cc: ");
+	}
+	if (any) {
+		for (i = 0; i < nr; i++)
+			if (i < start || !(starts(&l[i], "To: ") ||
+					   starts(&l[i], "Cc: ")))
+				add_line(&out, &l[i]);
+		strbuf_release(body);
+		*body = out;
+		trim_blank_lines(body);
+	} else {
+		strbuf_release(&out);
+	}
+	free(l);
+}
+
 void cover_text_parse(const char *text, size_t len, struct cover_text *ct)
 {
 	struct line *l;
@@ -367,6 +409,14 @@ void cover_text_parse(const char *text, size_t len, struct cover_text *ct)
 		ct->body = b;
 	}
 	trim_blank_lines(&ct->body);
+	/* b4 puts its changelog below a "---": without it, that line ends */
+	if (ct->nr && ct->body.len >= 4 &&
+	    !strcmp(ct->body.buf + ct->body.len - 4, "---\n") &&
+	    (ct->body.len == 4 || ct->body.buf[ct->body.len - 5] == '\n')) {
+		strbuf_setlen(&ct->body, ct->body.len - 4);
+		trim_blank_lines(&ct->body);
+	}
+	drop_recipient_trailers(&ct->body);
 	for (i = 0; i < ct->nr; i++)
 		trim_blank_lines(&ct->sections[i].text);
 	free(l);

@@ -186,6 +186,20 @@ test_expect_success 'b4 send v2; the next run adds its Message-IDs, not a v3' '
 	grep_q "^nothing recorded" out
 '
 
+test_expect_success 'respin cover: b4'"'"'s changelog, one link to v1, no ---' '
+	respin cover lru --no-results >out && cat out &&
+	sed -n "/^Changes in v2:$/,/^$/p" out >changes &&
+	printf "%s\n" "Changes in v2:" "- rework change 2" \
+		"- 2/3 \"mm: change 2\": code changed" \
+		"- 3/3 \"mm: change 3\": commit message changed" \
+		"- Link to v1: https://lore.kernel.org/all/$v1_cover_id/" "" >want &&
+	check_same want changes &&
+	test $(grep -c "Link to v1" out) = 1 &&
+	test "$(sed -n "/^Changes in v2:$/{x;p;q};h" out)" = "" &&
+	sed -n "3,/^Changes in v2:$/p" out >body && ! grep -q "^---$" body &&
+	! grep -q "^To: " body
+'
+
 test_expect_success '--json tells what happened to each version' '
 	respin track lru --from-b4 b4/lru-batch --json >out &&
 	perl -MJSON::PP -e "

@@ -133,6 +133,26 @@ static void test_parse(void)
 	}
 }
 
+static void test_b4_cover(void)
+{
+	static const char t[] =
+		"mm: batch things\n\nThe text.\n\nTo: linux-mm@kvack.org\n"
+		"Cc: A Person <a@example.org>\n\n---\nChanges in v2:\n"
+		"- rework change 2\n"
+		"- Link to v1: https://lore.kernel.org/r/20240101-x-v1-0-0123@example.org\n";
+	struct cover_text ct;
+	const struct changelog_section *sec;
+
+	cover_text_parse(t, strlen(t), &ct);
+	is_str(ct.body.buf, "The text.\n",
+	       "b4's cover: its To/Cc lines and the --- before its changelog go");
+	sec = cover_text_section(&ct, 2);
+	if (ok(sec != NULL, "b4's Changes in v2"))
+		is_str(sec->text.buf, "- rework change 2\n",
+		       "its Link item is dropped (the letter makes its own)");
+	cover_text_release(&ct);
+}
+
 static void test_comments(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -265,6 +285,7 @@ int main(void)
 	git_libgit2_init();
 	test_headers();
 	test_parse();
+	test_b4_cover();
 	test_comments();
 	test_template();
 	test_changes();
