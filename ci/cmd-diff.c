@@ -174,7 +174,10 @@ static int results_load(git_repository *repo, const struct series *s,
 	dr->on = dr->grid[0].any && dr->grid[1].any;
 	if (dr->on)
 		return 0;
-	if (!dr->grid[0].any && !dr->grid[1].any)
+	if (va->number == vb->number)
+		fprintf(stderr, "note: no results stored for v%d; run respin "
+			"check %s@v%d\n", va->number, s->name, va->number);
+	else if (!dr->grid[0].any && !dr->grid[1].any)
 		fprintf(stderr, "note: no results stored for v%d or v%d; run "
 			"respin check\n", va->number, vb->number);
 	else

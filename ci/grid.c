@@ -3,6 +3,7 @@
 #include "ci/engine.h"
 #include "tools/lib/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
@@ -195,6 +196,14 @@ static void build_text(struct strbuf *out, const struct grid_cell *cell,
 		strbuf_addf(out, " -%zu", cell->fixed.nr);
 }
 
+void grid_pct(struct strbuf *out, double pct)
+{
+	/* what rounds to zero prints as +0.0, whatever its sign */
+	if (fabs(pct) < 0.05)
+		pct = 0.0;
+	strbuf_addf(out, "%+.1f%%", pct);
+}
+
 static const char *bench_mark(const struct grid_cell *cell)
 {
 	if (cell->cmp.significant)
@@ -211,8 +220,8 @@ static void bench_text(struct strbuf *out, const struct grid_cell *cell,
 			    cell->nr_samples);
 		return;
 	}
-	strbuf_addf(out, "%+.1f%%%s (n=%zu)", cell->cmp.gain_pct,
-		    bench_mark(cell), cell->nr_samples);
+	grid_pct(out, cell->cmp.gain_pct);
+	strbuf_addf(out, "%s (n=%zu)", bench_mark(cell), cell->nr_samples);
 }
 
 void grid_cell_text(struct strbuf *out, const struct check *c,
@@ -260,11 +269,6 @@ size_t grid_patch_line(struct strbuf *out, const struct check_list *checks,
 		strbuf_addf(out, "%s%s ", n++ ? "; " : "", c->name);
 		if (c->kind == CHECK_BUILD)
 			build_words(out, cell);
-		else if (c->kind == CHECK_BENCH && cell->nr_samples &&
-			 cell->have_cmp && i > 0)
-			strbuf_addf(out, "%+.1f%%%s (n=%zu)",
-				    cell->cmp.gain_pct, bench_mark(cell),
-				    cell->nr_samples);
 		else
 			grid_cell_text(out, c, cell, i);
 	}

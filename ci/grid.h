@@ -60,6 +60,9 @@ int grid_load_stored(struct grid *g, git_repository *repo,
 		     const struct series_version *v);
 void grid_release(struct grid *g);
 
+/* A change in %: "+6.2%", never "-0.0%". */
+void grid_pct(struct strbuf *out, double pct);
+
 /*
  * A cell as "respin results" prints it: "0E 1W", "ok +2 warnings",
  * "44/45 (1 skip)", "+6.2% * (n=12)"; "-" when nothing is stored.

@@ -432,9 +432,11 @@ static const char *mark(int significant, enum stats_verdict v)
 /* A bench cell against its base: "+6.2% *", or its mean without one. */
 static void against_base(struct strbuf *out, const struct grid_cell *cell)
 {
-	if (cell->have_cmp)
-		strbuf_addf(out, "%+.1f%%%s", cell->cmp.gain_pct,
-			    mark(cell->cmp.significant, cell->cmp.verdict));
+	if (cell->have_cmp) {
+		grid_pct(out, cell->cmp.gain_pct);
+		strbuf_addstr(out, mark(cell->cmp.significant,
+					cell->cmp.verdict));
+	}
 	else if (cell->nr_samples)
 		strbuf_addf(out, "%.2f", stats_mean(cell->samples,
 						     cell->nr_samples));
@@ -452,10 +454,12 @@ static void bench_text(struct strbuf *out, const char *prefix,
 	strbuf_addstr(out, " -> ");
 	against_base(out, rc->b);
 	strbuf_addstr(out, " against the base");
-	if (rc->have_direct)
-		strbuf_addf(out, "; v%d against v%d: %+.1f%%%s, %s", vb, va,
-			    d->gain_pct, mark(d->significant, d->verdict),
+	if (rc->have_direct) {
+		strbuf_addf(out, "; v%d against v%d: ", vb, va);
+		grid_pct(out, d->gain_pct);
+		strbuf_addf(out, "%s, %s", mark(d->significant, d->verdict),
 			    stats_verdict_name(d->verdict));
+	}
 	strbuf_addch(out, '\n');
 }
 

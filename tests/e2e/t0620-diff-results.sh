@@ -58,7 +58,7 @@ respin track k --base mm-unstable >/dev/null
 test_expect_success 'no results stored: the range-diff and a note' '
 	respin diff k v1 v1 --results -s >out 2>err; rc=$?; cat out err;
 	[ $rc = 0 ] &&
-	grep_q "^note: no results stored for v1 or v1; run respin check$" err &&
+	grep_q "^note: no results stored for v1; run respin check k@v1$" err &&
 	respin diff k v1 v1 -s >plain && check_same plain out &&
 	respin diff k v1 v1 --results --json >j 2>/dev/null && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{pairs}};
@@ -194,6 +194,21 @@ test_expect_success 'dropped and added patches: their results in one line' '
 	    results: checkpatch 0E 1W; build ok, no new warnings; fixture 3/3; ops +0.0% (n=5)
 	EOF
 	check_same want got
+'
+
+test_expect_success 'a bench that got worse, either way round' '
+	git reset -q --hard HEAD~1 && tick &&
+	printf "\nint vmscan_extra(void) { return 1; }\n" >>mm/vmscan.c &&
+	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
+	git commit -qam "mm/page_alloc: a note for later" \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null && respin check k >out 2>err; cat out err;
+	respin diff k v4 v3 --results -s --creation-factor 200 >out && cat out &&
+	grep_q "^    results: ops: +10.0% \* -> +0.0% against the base; v3 against v4: -9.1% \*, worse$" out &&
+	git config respin.check.ops.higher false &&
+	respin diff k v3 v4 --results -s --creation-factor 200 >out && cat out &&
+	grep_q "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out &&
+	git config --unset respin.check.ops.higher
 '
 
 respin format k@v2 --stdout >"$TRASH/v2.mbox"
