@@ -117,10 +117,64 @@ static int check_clean(struct worktree *wt)
 	return r;
 }
 
+struct path_list {
+	char **items;
+	size_t nr, alloc;
+};
+
+static void path_list_release(struct path_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->items[i]);
+	free(l->items);
+}
+
+static void path_list_add(struct path_list *l, const char *path)
+{
+	if (l->nr && !strcmp(l->items[l->nr - 1], path))
+		return;
+	ALLOC_GROW(l->items, l->nr, l->alloc);
+	l->items[l->nr++] = xstrdup(path);
+}
+
+/* The paths that differ between the worktree's HEAD and commit c. */
+static int changed_paths(git_repository *wrepo, git_commit *c,
+			 struct path_list *out)
+{
+	git_object *head = NULL;
+	git_tree *to = NULL;
+	git_diff *diff = NULL;
+	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
+	size_t i, n;
+	int r = -1;
+
+	o.flags = GIT_DIFF_SKIP_BINARY_CHECK;
+	if (git_revparse_single(&head, wrepo, "HEAD^{tree}") < 0 ||
+	    git_commit_tree(&to, c) < 0 ||
+	    git_diff_tree_to_tree(&diff, wrepo, (git_tree *)head, to, &o) < 0)
+		goto out;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		path_list_add(out, d->old_file.path);
+		path_list_add(out, d->new_file.path);
+	}
+	r = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(to);
+	git_object_free(head);
+	return r;
+}
+
 int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit)
 {
 	git_checkout_options co = GIT_CHECKOUT_OPTIONS_INIT;
+	struct path_list paths = { 0 };
 	git_commit *c = NULL;
 	struct stat st;
 	int r;
@@ -142,14 +196,22 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 	if (git_commit_lookup(&c, wt->repo, commit) < 0)
 		return error_git("cannot read commit %s", oid_short(commit, 12));
 	/*
-	 * A safe checkout from HEAD: files the same in both trees are
-	 * not touched, so their timestamps stay and make skips them.
+	 * A safe checkout from HEAD of only the paths that differ between
+	 * the two trees: files the same in both are not even looked at,
+	 * so their timestamps stay (make skips them) and a kernel tree's
+	 * 75,000 files are not scanned again.
 	 */
-	co.checkout_strategy = GIT_CHECKOUT_SAFE;
-	r = git_checkout_tree(wt->repo, (git_object *)c, &co);
+	r = changed_paths(wt->repo, c, &paths);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE |
+			       GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+	co.paths.strings = paths.items;
+	co.paths.count = paths.nr;
+	if (!r && paths.nr)
+		r = git_checkout_tree(wt->repo, (git_object *)c, &co);
 	if (!r)
 		r = git_repository_set_head_detached(wt->repo, commit);
 	git_commit_free(c);
+	path_list_release(&paths);
 	if (r < 0)
 		return error_git("cannot check out %s in %s",
 				 oid_short(commit, 12), wt->path);
