@@ -210,6 +210,25 @@ test_expect_code 128 'a damaged results database is reported, never replaced' '
 	exit $rc
 '
 
+test_expect_success 'the worktree follows added, deleted and new-directory files both ways' '
+	make_fixture "$TRASH/d" && cd "$TRASH/d" &&
+	git checkout -q -b w mm-unstable &&
+	echo x >mm/newfile.txt && git add mm/newfile.txt && tick &&
+	git commit -qm "mm: add a file" &&
+	git rm -q mm/newfile.txt && mkdir mm/sub && echo y >mm/sub/f &&
+	git add mm/sub && tick && git commit -qm "mm: drop it, add a directory" &&
+	respin track d --base mm-unstable >/dev/null &&
+	git config respin.check.checkpatch.enabled false &&
+	git config respin.check.build.enabled false &&
+	git config respin.check.files.kind command &&
+	git config respin.check.files.command "if [ \$RESPIN_PATCH = 1 ]; then test -f mm/newfile.txt && ! test -e mm/sub; else ! test -e mm/newfile.txt && test -f mm/sub/f; fi" &&
+	respin check d >out && grep_q "^2 run, 0 reused, 0 failed$" out &&
+	git config respin.check.files.command "true; if [ \$RESPIN_PATCH = 1 ]; then test -f mm/newfile.txt && ! test -e mm/sub; else ! test -e mm/newfile.txt && test -f mm/sub/f; fi" &&
+	respin check d --patch 2 >out && grep_q "^1 run, 0 reused, 0 failed$" out &&
+	respin check d --patch 1 >out && grep_q "^1 run, 0 reused, 0 failed$" out &&
+	test -z "$(git -C .git/respin/worktrees/d status --porcelain)"
+'
+
 test_expect_code 129 'an unknown check' '
 	respin check k --only nosuch 2>err; rc=$?; cat err;
 	grep -q "no check named .nosuch." err || rc=9; exit $rc
