@@ -242,27 +242,13 @@ static int trees_changed(git_repository *repo, const git_oid *a,
 			 const git_oid *b, struct strbuf *out)
 {
 	git_tree *ta = NULL, *tb = NULL;
-	git_diff *diff = NULL;
-	size_t k, n;
-	int r = -1;
+	int r;
 
 	if (git_tree_lookup(&ta, repo, a) < 0 ||
-	    git_tree_lookup(&tb, repo, b) < 0 ||
-	    git_diff_tree_to_tree(&diff, repo, ta, tb, NULL) < 0) {
-		error_git("cannot compare trees");
-		goto out;
-	}
-	n = git_diff_num_deltas(diff);
-	for (k = 0; k < n; k++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, k);
-
-		strbuf_addf(out, "%s\n", d->new_file.path);
-		if (strcmp(d->old_file.path, d->new_file.path))
-			strbuf_addf(out, "%s\n", d->old_file.path);
-	}
-	r = 0;
-out:
-	git_diff_free(diff);
+	    git_tree_lookup(&tb, repo, b) < 0)
+		r = error_git("cannot compare trees");
+	else
+		r = worktree_diff_paths(repo, ta, tb, out);
 	git_tree_free(ta);
 	git_tree_free(tb);
 	return r;

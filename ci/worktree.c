@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/worktree.h"
-#include "patches/patch.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
@@ -117,54 +116,58 @@ static int check_clean(struct worktree *wt)
 	return r;
 }
 
-struct path_list {
-	char **items;
-	size_t nr, alloc;
-};
-
-static void path_list_release(struct path_list *l)
+int worktree_diff_paths(git_repository *repo, git_tree *a, git_tree *b,
+			struct strbuf *out)
 {
-	size_t i;
+	git_diff *diff = NULL;
+	size_t k, n;
 
-	for (i = 0; i < l->nr; i++)
-		free(l->items[i]);
-	free(l->items);
+	if (git_diff_tree_to_tree(&diff, repo, a, b, NULL) < 0)
+		return error_git("cannot compare trees");
+	n = git_diff_num_deltas(diff);
+	for (k = 0; k < n; k++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, k);
+
+		strbuf_addf(out, "%s\n", d->new_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			strbuf_addf(out, "%s\n", d->old_file.path);
+	}
+	git_diff_free(diff);
+	return 0;
 }
 
-static void path_list_add(struct path_list *l, const char *path)
-{
-	if (l->nr && !strcmp(l->items[l->nr - 1], path))
-		return;
-	ALLOC_GROW(l->items, l->nr, l->alloc);
-	l->items[l->nr++] = xstrdup(path);
-}
-
-/* The paths that differ between the worktree's HEAD and commit c. */
-static int changed_paths(git_repository *wrepo, git_commit *c,
-			 struct path_list *out)
+/*
+ * The paths that differ between the worktree's HEAD and commit c, as
+ * a pathspec: lines holds them, paths points into it.
+ */
+static int changed_pathspec(git_repository *wrepo, git_commit *c,
+			    struct strbuf *lines, git_strarray *paths)
 {
 	git_object *head = NULL;
 	git_tree *to = NULL;
-	git_diff *diff = NULL;
-	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
-	size_t i, n;
+	char *p, *nl;
+	size_t n = 0;
 	int r = -1;
 
-	o.flags = GIT_DIFF_SKIP_BINARY_CHECK;
 	if (git_revparse_single(&head, wrepo, "HEAD^{tree}") < 0 ||
-	    git_commit_tree(&to, c) < 0 ||
-	    git_diff_tree_to_tree(&diff, wrepo, (git_tree *)head, to, &o) < 0)
+	    git_commit_tree(&to, c) < 0) {
+		error_git("cannot read the trees of %s",
+			  oid_short(git_commit_id(c), 12));
 		goto out;
-	n = git_diff_num_deltas(diff);
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		path_list_add(out, d->old_file.path);
-		path_list_add(out, d->new_file.path);
 	}
-	r = 0;
+	r = worktree_diff_paths(wrepo, (git_tree *)head, to, lines);
+	if (r < 0)
+		goto out;
+	for (p = lines->buf; *p; p++)
+		n += *p == '\n';
+	paths->strings = xcalloc(n + 1, sizeof(char *));
+	paths->count = 0;
+	for (p = lines->buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		*nl = '\0';
+		paths->strings[paths->count++] = p;
+	}
 out:
-	git_diff_free(diff);
 	git_tree_free(to);
 	git_object_free(head);
 	return r;
@@ -174,7 +177,8 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit)
 {
 	git_checkout_options co = GIT_CHECKOUT_OPTIONS_INIT;
-	struct path_list paths = { 0 };
+	struct strbuf lines = STRBUF_INIT;
+	git_strarray paths = { NULL, 0 };
 	git_commit *c = NULL;
 	struct stat st;
 	int r;
@@ -201,46 +205,20 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 	 * so their timestamps stay (make skips them) and a kernel tree's
 	 * 75,000 files are not scanned again.
 	 */
-	r = changed_paths(wt->repo, c, &paths);
+	r = changed_pathspec(wt->repo, c, &lines, &paths);
 	co.checkout_strategy = GIT_CHECKOUT_SAFE |
 			       GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
-	co.paths.strings = paths.items;
-	co.paths.count = paths.nr;
-	if (!r && paths.nr)
+	co.paths = paths;
+	if (!r && paths.count)
 		r = git_checkout_tree(wt->repo, (git_object *)c, &co);
 	if (!r)
 		r = git_repository_set_head_detached(wt->repo, commit);
 	git_commit_free(c);
-	path_list_release(&paths);
+	free(paths.strings);
+	strbuf_release(&lines);
 	if (r < 0)
 		return error_git("cannot check out %s in %s",
 				 oid_short(commit, 12), wt->path);
 	git_oid_cpy(&wt->at, commit);
-	return 0;
-}
-
-int worktree_changed_paths(git_repository *repo, const git_oid *commit,
-			   struct strbuf *out)
-{
-	git_commit *c = NULL;
-	git_diff *diff = NULL;
-	size_t i, n;
-
-	if (git_commit_lookup(&c, repo, commit) < 0)
-		return error_git("cannot read commit %s", oid_short(commit, 12));
-	if (patch_commit_diff(repo, c, &diff) < 0) {
-		git_commit_free(c);
-		return -1;
-	}
-	n = git_diff_num_deltas(diff);
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		strbuf_addf(out, "%s\n", d->new_file.path);
-		if (strcmp(d->old_file.path, d->new_file.path))
-			strbuf_addf(out, "%s\n", d->old_file.path);
-	}
-	git_diff_free(diff);
-	git_commit_free(c);
 	return 0;
 }

@@ -29,8 +29,8 @@ void worktree_release(struct worktree *wt);
 int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit);
 
-/* The paths a commit changes against its parent, one per line. */
-int worktree_changed_paths(git_repository *repo, const git_oid *commit,
-			   struct strbuf *out);
+/* The paths that differ between trees a (may be NULL) and b, one a line. */
+int worktree_diff_paths(git_repository *repo, git_tree *a, git_tree *b,
+			struct strbuf *out);
 
 #endif
