@@ -9,7 +9,19 @@ PKGS = libgit2 gmime-3.0 sqlite3 zlib
 # libcurl and libnotmuch: headers only, loaded on first use (tools/lib/dl.h)
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
 
-WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+WARN = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+# DEVELOPER=1 (CI sets it) turns every warning into an error.
+ifeq ($(DEVELOPER),1)
+WARN += -Werror
+endif
+# V=1 shows the commands instead of the short "  CC  file" lines.
+ifeq ($(V),1)
+Q =
+quiet = @:
+else
+Q = @
+quiet = @echo
+endif
 ifeq ($(SAN),1)
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
@@ -40,31 +52,31 @@ PROGRAMS = $(BUILD)/respin $(BUILD)/git-respin
 all: $(PROGRAMS) $(MANS)
 
 $(BUILD)/respin: $(MAIN_OBJ) $(BUILD)/librespin.a
-	@echo "  LINK    $@"
-	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(quiet) "  LINK    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/git-respin: $(BUILD)/respin
 	ln -f $< $@
 
 $(BUILD)/librespin.a: $(LIB_OBJ)
-	@rm -f $@
-	@echo "  AR      $@"
-	@ar rcs $@ $^
+	$(Q)rm -f $@
+	$(quiet) "  AR      $@"
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/%.o: %.c
-	@mkdir -p $(dir $@)
-	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(quiet) "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/librespin.a
-	@mkdir -p $(dir $@)
-	@echo "  CCLD    $@"
-	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(quiet) "  CCLD    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librespin.a
-	@mkdir -p $(dir $@)
-	@echo "  CCLD    $@"
-	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(quiet) "  CCLD    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/librespin.a $(LIBS)
 
 $(BUILD)/man/man1/%.1: docs/%.md tools/md2man.sh
 	@mkdir -p $(dir $@)
@@ -75,9 +87,10 @@ deps:
 
 units: $(UNIT_BIN) $(HELPER_BIN)
 
-# The README's test command: installs what it needs, builds, runs
-# every unit and end-to-end test through prove.
-check: deps
+# The README's test command (after `make deps`, which installs what the
+# tests need): builds, runs every unit and end-to-end test through prove.
+# check installs nothing itself.
+check:
 	$(MAKE) all units
 	RESPIN_BUILD=$(abspath $(BUILD)) prove -f $(PROVE_FLAGS) $(UNIT_BIN) $(E2E)
 
@@ -100,11 +113,13 @@ clean:
 
 help:
 	@echo "make            build $(BUILD)/respin and $(BUILD)/git-respin"
-	@echo "make check      install dependencies, build, run all tests"
+	@echo "make deps       install the Debian packages respin needs (as root)"
+	@echo "make check      build, run all tests (make deps check on a new machine)"
 	@echo "make demo       install dependencies, run respin on a built-in example"
 	@echo "make bench      benchmarks against git, b4 and friends"
 	@echo "make install    install into $(PREFIX) (PREFIX=, DESTDIR=)"
 	@echo "make SAN=1 BUILD=build-san check   the same under ASan+UBSan"
+	@echo "DEVELOPER=1     warnings are errors (CI);  V=1  show commands"
 
 .PHONY: all deps units check demo bench install clean help
 .SUFFIXES:
