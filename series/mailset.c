@@ -209,9 +209,16 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 	m->date = h.date_valid ? h.date : 0;
 	mail_header_release(&h);
 	/* only a subject with a tag can be a patch: the rest need no parse */
-	if (strchr(m->subject, '['))
+	if (strchr(m->subject, '[')) {
 		keep_tags(ss, m);
-	else
+		if (m->tags.out_of_range)
+			strbuf_addf(&st->notes[part], "message %zu <%s>: a "
+				    "version above v%d or a counter above "
+				    "%d/%d in \"%s\" is not read as a tag\n",
+				    sm->number, m->msgid ? m->msgid : "",
+				    SUBJECT_MAX_VERSION, SUBJECT_MAX_TOTAL,
+				    SUBJECT_MAX_TOTAL, m->subject);
+	} else
 		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
 }
