@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/mailset.h"
 #include "patches/mail.h"
+#include "tools/lib/config.h"
 #include "tools/lib/error.h"
 #include "tools/lib/lore.h"
 #include "tools/lib/repo.h"
@@ -19,6 +20,10 @@ int mailset_source_open(git_repository *repo, const char *spec,
 	char *lore, *nm;
 	int r;
 
+	*out = NULL;
+	r = config_mail_limits(repo);
+	if (r < 0)
+		return r;
 	lore = repo_lore_url(repo);
 	nm = repo_config_string(repo, "respin.notmuch-path", NULL);
 	o.lore_url = lore;
