@@ -358,7 +358,7 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 	}
 	if ((uintmax_t)st.st_size > mail_max_size()) {
 		close(fd);
-		error_too_large(path, mail_max_size());
+		error_too_large(path, (size_t)st.st_size, mail_max_size());
 		goto fail;
 	}
 	if (st.st_size > 0) {
@@ -416,6 +416,7 @@ static int has_crlf(const char *p, size_t len)
 static int maildir_next(struct mbox *mb, struct mbox_msg *msg)
 {
 	const char *name;
+	size_t size = 0;
 	int r;
 
 	if (mb->next_file >= mb->nr_files)
@@ -424,12 +425,14 @@ static int maildir_next(struct mbox *mb, struct mbox_msg *msg)
 	strbuf_reset(&mb->file_path);
 	strbuf_addf(&mb->file_path, "%s/%s", mb->path, name);
 	strbuf_reset(&mb->file);
-	r = read_file_max(&mb->file, mb->file_path.buf, mail_max_size(), NULL);
+	r = read_file_max(&mb->file, mb->file_path.buf, mail_max_size(),
+			  &size);
 	if (r < 0)
 		return error_errno("cannot read message %zu of maildir %s (%s)",
 				   mb->next_file, mb->path, name);
 	if (r > 0)
-		return error_too_large(mb->file_path.buf, mail_max_size());
+		return error_too_large(mb->file_path.buf, size,
+				       mail_max_size());
 	memset(msg, 0, sizeof(*msg));
 	msg->data = mb->file.buf;
 	msg->len = mb->file.len;

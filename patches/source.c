@@ -79,7 +79,8 @@ static int open_path(struct mail_source *src, const char *path)
 	src->kind = SRC_MBOX;
 	strbuf_addf(&src->describe, "mbox %s", path);
 	if ((uintmax_t)st.st_size > mail_max_size())
-		return error_too_large(path, mail_max_size());
+		return error_too_large(path, (size_t)st.st_size,
+				       mail_max_size());
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return error_errno("cannot open %s", path);
@@ -145,7 +146,7 @@ int mail_source_open(struct mail_source **out, const char *spec,
 			return error_errno("cannot read standard input");
 		if (r > 0)
 			return error_too_large("the mail on standard input",
-					       mail_max_size());
+					       0, mail_max_size());
 		src->buf = src->mem.buf;
 		src->size = src->mem.len;
 		return open_mbox_buffer(src);
@@ -157,8 +158,8 @@ static int read_one_file(struct mail_source *src, const char *path,
 			 struct strbuf *out)
 {
 	struct strbuf raw = STRBUF_INIT;
-
-	int r = read_file_max(&raw, path, mail_max_size(), NULL);
+	size_t size = 0;
+	int r = read_file_max(&raw, path, mail_max_size(), &size);
 
 	if (r < 0) {
 		strbuf_release(&raw);
@@ -166,7 +167,7 @@ static int read_one_file(struct mail_source *src, const char *path,
 	}
 	if (r > 0) {
 		strbuf_release(&raw);
-		return error_too_large(path, mail_max_size());
+		return error_too_large(path, size, mail_max_size());
 	}
 	/* public-inbox and some tools put a "From " line first */
 	if (!strncmp(raw.buf, "From ", 5)) {

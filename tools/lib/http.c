@@ -383,7 +383,7 @@ int http_get(const char *url, struct strbuf *out, long *status)
 		struct strbuf what = STRBUF_INIT;
 
 		strbuf_addf(&what, "the answer from %s", where.buf);
-		ret = error_too_large(what.buf, sink.max);
+		ret = error_too_large(what.buf, 0, sink.max);
 		strbuf_release(&what);
 	} else if (rc == CURLE_OK) {
 		ret = error("cannot fetch %s: HTTP %ld%s", where.buf, code,

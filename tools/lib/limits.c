@@ -133,17 +133,29 @@ int read_file_max(struct strbuf *sb, const char *path, size_t max,
 	return r;
 }
 
-int error_too_large(const char *what, size_t max)
+int error_too_large(const char *what, size_t size, size_t max)
 {
-	struct strbuf cap = STRBUF_INIT;
+	struct strbuf cap = STRBUF_INIT, got = STRBUF_INIT;
 	size_t more = max > ((size_t)1 << 40) ? max : max * 4;
 
+	if (size > more)
+		more = size;
 	strbuf_add_size(&cap, max);
-	error("%s is larger than %s (%s): not read", what,
-	      MAIL_MAX_SIZE_KEY, cap.buf);
-	error_hint("if it is real mail, raise the limit, e.g. "
-		   "'git config %s %zum'", MAIL_MAX_SIZE_KEY,
-		   (more + (1 << 20) - 1) >> 20);
+	if (size > max) {
+		strbuf_addstr(&got, ", it has ");
+		strbuf_add_size(&got, size);
+	}
+	error("%s is larger than %s (%s%s): not read", what,
+	      MAIL_MAX_SIZE_KEY, cap.buf, got.buf);
+	strbuf_release(&got);
+	if (!(more & ((1u << 30) - 1)))
+		error_hint("if it is real mail, raise the limit, e.g. "
+			   "'git config %s %zug'", MAIL_MAX_SIZE_KEY,
+			   more >> 30);
+	else
+		error_hint("if it is real mail, raise the limit, e.g. "
+			   "'git config %s %zum'", MAIL_MAX_SIZE_KEY,
+			   (more + (1 << 20) - 1) >> 20);
 	strbuf_release(&cap);
 	return RESPIN_ERR;
 }

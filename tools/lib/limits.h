@@ -42,9 +42,9 @@ int read_fd_max(struct strbuf *sb, int fd, size_t max);
 
 /*
  * Records the error for something too large: "WHAT is larger than
- * respin.maxMailSize (256 MiB)" with a hint on raising it.  Returns
- * RESPIN_ERR.
+ * respin.maxMailSize (256 MiB, it has 3 GiB)" with a hint on raising
+ * it.  size is WHAT's size when known, else 0.  Returns RESPIN_ERR.
  */
-int error_too_large(const char *what, size_t max);
+int error_too_large(const char *what, size_t size, size_t max);
 
 #endif

@@ -261,7 +261,7 @@ static int gunzip(const char *what, const struct strbuf *in,
 			inflateEnd(&z);
 			strbuf_setlen(out, start);
 			strbuf_addf(&w, "the inflated answer from %s", what);
-			error_too_large(w.buf, max);
+			error_too_large(w.buf, 0, max);
 			strbuf_release(&w);
 			return RESPIN_ERR;
 		}
