@@ -55,7 +55,7 @@ test_expect_code 128 'an mbox above the cap: refused, naming it, the cap, the ke
 	cat out err
 	test ! -s out &&
 	grep_q "^fatal: four.mbox is larger than respin.maxMailSize (1 KiB, it has 1.6 KiB): not read\$" err &&
-	grep_q "^hint: .*git config respin.maxMailSize 4m" err &&
+	grep_q "^hint: .*git config respin.maxMailSize 1m" err &&
 	exit $rc
 '
 
