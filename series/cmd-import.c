@@ -10,6 +10,7 @@
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,8 +145,8 @@ static int list_series(const struct mailset *ms, const char *what)
 
 		for (k = 0; head < 0 && k < v->total; k++)
 			head = v->patches[k].msg;
-		error_hint("\"%s\": %s", s->title,
-			   head >= 0 ? ms->msgs[head].msgid : "?");
+		error_hint("\"%s\": %s", term_safe(s->title),
+			   head >= 0 ? term_safe(ms->msgs[head].msgid) : "?");
 	}
 	return RESPIN_EUSAGE;
 }
