@@ -7,6 +7,27 @@
 #include <string.h>
 #include <time.h>
 
+/*
+ * Is dir (libgit2's, with a '/' at the end) the directory path names?
+ * (libgit2 1.5 leaks when asked to set the work tree it has.)
+ */
+static int same_dir(const char *dir, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t n;
+	int same;
+
+	if (!dir || !real) {
+		free(real);
+		return 0;
+	}
+	n = strlen(real);
+	same = !strncmp(dir, real, n) && (dir[n] == '/' || !dir[n]) &&
+	       (!dir[n] || !dir[n + 1]);
+	free(real);
+	return same;
+}
+
 int repo_open(git_repository **out)
 {
 	const char *gd = getenv("GIT_DIR"), *wt = getenv("GIT_WORK_TREE");
@@ -23,7 +44,7 @@ int repo_open(git_repository **out)
 					GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 		else
 			r = git_repository_open_ext(out, ".", 0, NULL);
-		if (!r)
+		if (!r && !same_dir(git_repository_workdir(*out), wt))
 			r = git_repository_set_workdir(*out, wt, 0);
 	} else {
 		/* GIT_DIR, GIT_CEILING_DIRECTORIES, ... as git reads them */
