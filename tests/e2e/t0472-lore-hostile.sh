@@ -85,27 +85,34 @@ test_expect_success 'the real inbox answers through respin (the control case)' '
 	grep_q "^\"mm: two changes\" by A U Thor" out
 '
 
-test_expect_code 128 'a 200 HTML page: refused, named, never cached' '
+test_expect_code 128 'a 200 HTML page: refused' '
 	git config respin.lore-url "$H/html/test-list" &&
 	respin thread "lore:$COVER" >out 2>err
-	rc=$?
-	cat err
+'
+
+test_expect_success 'the refusal names the URL and what came' '
+	cat err &&
 	test ! -s out &&
 	grep_q "^fatal: the answer from $H/html/test-list/$COVER/t.mbox.gz is an HTML page (a bot check or a login page?): not used, not cached\$" err &&
-	grep_q "^hint: open the URL in a browser" err &&
+	grep_q "^hint: open the URL in a browser" err
+'
+
+test_expect_code 128 'asked again, the page is refused again: it was not cached' '
 	respin thread "lore:$COVER" >out 2>err
-	test $? = 128 &&
-	test $(grep -c "GET /html/test-list/$COVER/t.mbox.gz" "$HLOG") = 2 &&
-	exit $rc
+'
+
+test_expect_success 'the server was asked twice' '
+	test $(grep -c "GET /html/test-list/$COVER/t.mbox.gz" "$HLOG") = 2
 '
 
 test_expect_code 128 'a 200 answer that is not mail: refused' '
 	git config respin.lore-url "$H/notmbox/test-list" &&
 	respin thread "lore:$COVER" >out 2>err
-	rc=$?
-	cat err
-	grep_q "is not an mbox (it does not start with a \"From \" line): not used, not cached" err &&
-	exit $rc
+'
+
+test_expect_success 'the refusal says it is no mbox' '
+	cat err &&
+	grep_q "is not an mbox (it does not start with a \"From \" line): not used, not cached" err
 '
 
 test_expect_success 'a bad page in the cache (an older respin) is asked for again' '
@@ -120,14 +127,15 @@ test_expect_success 'a bad page in the cache (an older respin) is asked for agai
 	head -n 1 "$HOME/.cache/respin/lore/$key.mbox" | grep_q "^From " -
 '
 
-test_expect_code 128 'a redirect to another host:port is refused, naming both' '
+test_expect_code 128 'a redirect to another host:port is refused' '
 	git config respin.lore-url "$H/redirect" &&
 	respin thread "lore:$COVER" --refresh >out 2>err
-	rc=$?
-	cat err
+'
+
+test_expect_success 'the refusal names both URLs and the setting' '
+	cat err &&
 	grep_q "^fatal: cannot fetch $H/redirect/$COVER/t.mbox.gz: it redirects to $LORE_URL/$COVER/t.mbox.gz, another host: not followed\$" err &&
-	grep_q "^hint: .*git config --add respin.lore.allowRedirectHost HOST" err &&
-	exit $rc
+	grep_q "^hint: .*git config --add respin.lore.allowRedirectHost HOST" err
 '
 
 test_expect_success 'respin.lore.allowRedirectHost lets it through to the real inbox' '
@@ -147,51 +155,52 @@ test_expect_success 'respin.lore.allowRedirectHost lets it through to the real i
 test_expect_code 128 'a redirect within the host is followed (to its HTML page)' '
 	git config respin.lore-url "$H/self/test-list" &&
 	respin thread "lore:$COVER" >out 2>err
-	rc=$?
-	cat err
-	grep_q "^fatal: the answer from $H/self/test-list/$COVER/t.mbox.gz is an HTML page" err &&
-	grep -q "GET /html/test-list/$COVER/t.mbox.gz" "$HLOG" &&
-	exit $rc
 '
 
-test_expect_code 128 'a silent server costs respin.lore.timeout, not minutes' '
+test_expect_success 'it was followed: the page it led to is named' '
+	cat err &&
+	grep_q "^fatal: the answer from $H/self/test-list/$COVER/t.mbox.gz is an HTML page" err &&
+	grep -q "GET /html/test-list/$COVER/t.mbox.gz" "$HLOG"
+'
+
+test_expect_code 128 'a silent server: respin gives up' '
 	git config respin.lore-url "$H/silent/test-list" &&
 	git config respin.lore.timeout 2 &&
-	start=$(date +%s) &&
+	date +%s >start &&
 	respin thread "lore:$COVER" >out 2>err
-	rc=$?
-	end=$(date +%s)
-	cat err
-	echo "took $((end - start)) s"
-	grep_q "^fatal: cannot fetch $H/silent/test-list/$COVER/t.mbox.gz: gave up after 2.0 s (respin.lore.timeout; 1 try)\$" err &&
-	grep_q "^hint: .*git config respin.lore.timeout SECONDS" err &&
-	test $((end - start)) -le 4 &&
-	exit $rc
 '
 
-test_expect_code 128 'a respin.lore.timeout that is no number: named' '
+test_expect_success 'after respin.lore.timeout, not minutes, saying so' '
+	end=$(date +%s) &&
+	echo "took $((end - $(cat start))) s" &&
+	cat err &&
+	test $((end - $(cat start))) -le 4 &&
+	grep_q "^fatal: cannot fetch $H/silent/test-list/$COVER/t.mbox.gz: gave up after 2.0 s (respin.lore.timeout; 1 try)\$" err &&
+	grep_q "^hint: .*git config respin.lore.timeout SECONDS" err
+'
+
+test_expect_code 128 'a respin.lore.timeout that is no number: refused' '
 	git config respin.lore.timeout soon &&
 	respin thread "lore:$COVER" 2>err
-	rc=$?
-	cat err
-	grep_q "^fatal: bad respin.lore.timeout .soon. in git config" err &&
-	git config --unset respin.lore.timeout &&
-	exit $rc
 '
 
-test_expect_success 'dot segments in lore: ids are refused before any request' '
-	git config respin.lore-url "$H/html/test-list" &&
-	: >"$HLOG" &&
-	for id in .. . "<..>" "../../etc" "a/../b" "x/." "a b@example.org"; do
+test_expect_success 'the message names the key and the value' '
+	cat err &&
+	grep_q "^fatal: bad respin.lore.timeout .soon. in git config" err &&
+	git config --unset respin.lore.timeout
+'
+
+git config respin.lore-url "$H/html/test-list"
+: >"$HLOG"
+for id in . "<..>" "../../etc" "a/../b" "x/." "a b@example.org" ..; do
+	test_expect_code 129 "lore:$id is a usage error" '
 		respin thread "lore:$id" >out 2>err
-		rc=$?
-		cat err
-		test $rc = 129 || { echo "lore:$id: exit $rc"; return 1; }
-		grep -q "^error: Message-ID" err || return 1
-	done &&
-	respin thread "lore:.." 2>err
-	grep_q "^error: Message-ID .\.\.. has a .\.\.. path segment" err &&
-	test ! -s "$HLOG"
+	'
+done
+
+test_expect_success 'no request was made; the message names the segment' '
+	test ! -s "$HLOG" &&
+	grep_q "^error: Message-ID .\.\.. has a .\.\.. path segment" err
 '
 
 # peak_kib FILE: the "Maximum resident set size" that time -v wrote.
@@ -204,34 +213,34 @@ peak_kib() {
 # keeps freed blocks in quarantine).
 RSS_CAPS=3
 ldd "$RESPIN_BUILD/respin" 2>/dev/null | grep -q libasan && RSS_CAPS=6
-git config respin.lore-url "$H/html/test-list"
 /usr/bin/time -v -o "$TRASH/base.time" respin thread "lore:$COVER" >/dev/null 2>&1
 BASE_KIB=$(peak_kib "$TRASH/base.time")
 
-test_expect_code 128 'a gzip bomb stops at respin.maxMailSize, RSS near the cap' '
+test_expect_code 128 'a gzip bomb is refused' '
 	git config respin.maxMailSize 8m &&
 	git config respin.lore-url "$H/bomb/512/test-list" &&
 	/usr/bin/time -v -o time.txt respin thread "lore:$COVER" >out 2>err
-	rc=$?
-	cat err
+'
+
+test_expect_success 'at respin.maxMailSize, with RSS near the cap' '
+	cat err &&
 	peak=$(peak_kib time.txt) &&
 	echo "peak RSS: $peak KiB, respin alone: $BASE_KIB KiB" &&
 	grep_q "^fatal: the inflated answer from $H/bomb/512/test-list/$COVER/t.mbox.gz is larger than respin.maxMailSize (8 MiB): not read\$" err &&
-	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024)) &&
-	exit $rc
+	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024))
 '
 
-test_expect_code 128 'a plain answer above respin.maxMailSize stops as it arrives' '
-	git config respin.maxMailSize 8m &&
+test_expect_code 128 'a plain answer above respin.maxMailSize is refused' '
 	git config respin.lore-url "$H/big/64/test-list" &&
 	/usr/bin/time -v -o time.txt respin thread "lore:$COVER" >out 2>err
-	rc=$?
-	cat err
+'
+
+test_expect_success 'as it arrives, with RSS near the cap' '
+	cat err &&
 	peak=$(peak_kib time.txt) &&
 	echo "peak RSS: $peak KiB, respin alone: $BASE_KIB KiB" &&
 	grep_q "^fatal: the answer from $H/big/64/test-list/$COVER/t.mbox.gz is larger than respin.maxMailSize (8 MiB): not read\$" err &&
-	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024)) &&
-	exit $rc
+	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024))
 '
 
 hostile_stop

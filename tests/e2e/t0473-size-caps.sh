@@ -48,15 +48,16 @@ test_expect_success 'under the cap an mbox reads as before' '
 	grep_q "mm: change 1" out
 '
 
-test_expect_code 128 'an mbox above the cap: refused, naming it, the cap, the key' '
+test_expect_code 128 'an mbox above the cap: refused' '
 	git config respin.maxMailSize 1k &&
 	respin thread four.mbox >out 2>err
-	rc=$?
-	cat out err
+'
+
+test_expect_success 'the refusal names the file, its size, the cap and the key' '
+	cat out err &&
 	test ! -s out &&
 	grep_q "^fatal: four.mbox is larger than respin.maxMailSize (1 KiB, it has 1.6 KiB): not read\$" err &&
-	grep_q "^hint: .*git config respin.maxMailSize 1m" err &&
-	exit $rc
+	grep_q "^hint: .*git config respin.maxMailSize 1m" err
 '
 
 test_expect_success 'k, m and g suffixes are read as git reads them' '
@@ -68,17 +69,23 @@ test_expect_success 'k, m and g suffixes are read as git reads them' '
 	grep_q "(1 KiB, it has" err
 '
 
-test_expect_code 128 'a value that is no size: an error naming the key and value' '
+test_expect_code 128 'a value that is no size: refused' '
 	git config respin.maxMailSize 12x &&
 	respin thread one.mbox >out 2>err
-	rc=$?
-	cat err
-	grep_q "^fatal: bad respin.maxMailSize .12x. in git config" err &&
+'
+
+test_expect_success 'the message names the key and the value' '
+	cat err &&
+	grep_q "^fatal: bad respin.maxMailSize .12x. in git config" err
+'
+
+test_expect_code 128 'a size that overflows: refused' '
 	git config respin.maxMailSize 99999999999999999999g &&
 	respin thread one.mbox 2>err
-	test $? = 128 &&
-	grep_q "bad respin.maxMailSize" err &&
-	exit $rc
+'
+
+test_expect_success 'named the same way' '
+	grep_q "^fatal: bad respin.maxMailSize .99999999999999999999g." err
 '
 
 # What respin itself takes (more under ASan): peaks are measured against
@@ -89,17 +96,18 @@ ldd "$RESPIN_BUILD/respin" 2>/dev/null | grep -q libasan && RSS_CAPS=6
 /usr/bin/time -v -o "$TRASH/base.time" respin thread - <one.mbox >/dev/null 2>&1
 BASE_KIB=$(peak_kib "$TRASH/base.time")
 
-test_expect_code 128 'standard input above the cap: refused, peak RSS near the cap' '
+test_expect_code 128 'standard input above the cap: refused' '
 	git config respin.maxMailSize 8m &&
-	{ mk_patch 1; head -c 268435456 /dev/zero; } |
+	{ mk_patch 1 && head -c 268435456 /dev/zero; } |
 		/usr/bin/time -v -o time.txt respin thread - >out 2>err
-	rc=$?
-	cat err
+'
+
+test_expect_success 'naming it and the cap, with peak RSS near the cap' '
+	cat err &&
 	peak=$(peak_kib time.txt) &&
 	echo "peak RSS: $peak KiB, respin alone: $BASE_KIB KiB" &&
 	grep_q "^fatal: the mail on standard input is larger than respin.maxMailSize (8 MiB): not read\$" err &&
-	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024)) &&
-	exit $rc
+	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024))
 '
 
 test_expect_success 'standard input under the cap reads as before' '
@@ -107,19 +115,20 @@ test_expect_success 'standard input under the cap reads as before' '
 	grep_q "mm: change 4" out
 '
 
-test_expect_code 128 'a maildir message above the cap: refused, naming the file' '
+test_expect_code 128 'a maildir message above the cap: refused' '
 	mkdir -p md/cur md/new md/tmp &&
 	mk_patch 5 >md/cur/1:2, &&
-	{ mk_patch 6; head -c 20000 /dev/zero | tr "\\0" x; echo; } >md/cur/2:2, &&
+	{ mk_patch 6 && head -c 20000 /dev/zero | tr "\\0" x && echo; } >md/cur/2:2, &&
 	git config respin.maxMailSize 8k &&
 	respin thread md >out 2>err
-	rc=$?
-	cat err
+'
+
+test_expect_success 'naming the file; under a larger cap it reads' '
+	cat err &&
 	grep_q "^fatal: md/cur/2:2, is larger than respin.maxMailSize (8 KiB, it has [0-9.]* KiB): not read\$" err &&
 	git config respin.maxMailSize 64k &&
 	respin thread md >out &&
-	grep_q "mm: change 6" out &&
-	exit $rc
+	grep_q "mm: change 6" out
 '
 
 test_done

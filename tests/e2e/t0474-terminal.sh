@@ -121,8 +121,8 @@ test_expect_success 'diff of two mails on a terminal: subjects and patch lines' 
 '
 
 test_expect_success 'messages on stderr are escaped too' '
-	{ cat v1.mbox; mk_patch 1 | sed "s/evil1@/other1@/; s/mm: /xx: /"; } >two.mbox &&
-	on_tty respin import x two.mbox --base mm-unstable ;
+	{ cat v1.mbox && mk_patch 1 | sed "s/evil1@/other1@/; s/mm: /xx: /"; } >two.mbox &&
+	! on_tty respin import x two.mbox --base mm-unstable &&
 	cat tty.out &&
 	no_raw tty.out &&
 	grep_q "hint: .*xx: \\\\e\[2J" tty.out
