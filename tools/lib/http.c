@@ -152,6 +152,8 @@ static int setup(CURL *curl, const char *url, struct sink *sink, char *errbuf)
 	SET(CURLOPT_ACCEPT_ENCODING, "");
 	SET(CURLOPT_LOW_SPEED_LIMIT, config.low_speed_limit);
 	SET(CURLOPT_LOW_SPEED_TIME, config.low_speed_time);
+	/* an answer that says it is too large stops before its body */
+	SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)sink->max);
 	SET(CURLOPT_WRITEFUNCTION, sink_write);
 	SET(CURLOPT_WRITEDATA, sink);
 #undef SET
@@ -304,6 +306,8 @@ int http_get(const char *url, struct strbuf *out, long *status)
 		code = 0;
 		rc = curl_easy_perform(curl);
 		asked++;
+		if (rc == CURLE_FILESIZE_EXCEEDED)
+			sink.too_large = 1;
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
 		if (status)
