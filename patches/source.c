@@ -78,6 +78,23 @@ static int open_path(struct mail_source *src, const char *path)
 	}
 	src->kind = SRC_MBOX;
 	strbuf_addf(&src->describe, "mbox %s", path);
+	if (!S_ISREG(st.st_mode)) {
+		/* a pipe (<(cmd), /dev/stdin), a device: read, not mapped */
+		int r;
+
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return error_errno("cannot open %s", path);
+		r = read_fd_max(&src->mem, fd, mail_max_size());
+		close(fd);
+		if (r < 0)
+			return error_errno("cannot read %s", path);
+		if (r > 0)
+			return error_too_large(path, 0, mail_max_size());
+		src->buf = src->mem.buf;
+		src->size = src->mem.len;
+		return open_mbox_buffer(src);
+	}
 	if ((uintmax_t)st.st_size > mail_max_size())
 		return error_too_large(path, (size_t)st.st_size,
 				       mail_max_size());

@@ -115,6 +115,23 @@ test_expect_success 'standard input under the cap reads as before' '
 	grep_q "mm: change 4" out
 '
 
+test_expect_success 'a pipe given as a path is read (it was taken as empty)' '
+	git config respin.maxMailSize 8m &&
+	cat four.mbox | respin thread /dev/stdin >out 2>err &&
+	cat out err &&
+	grep_q "mm: change 4" out
+'
+
+test_expect_code 128 'a device without end given as a path: refused at the cap' '
+	git config respin.maxMailSize 1m &&
+	respin thread /dev/zero >out 2>err
+'
+
+test_expect_success 'naming it' '
+	cat err &&
+	grep_q "^fatal: /dev/zero is larger than respin.maxMailSize (1 MiB): not read\$" err
+'
+
 test_expect_code 128 'a maildir message above the cap: refused' '
 	mkdir -p md/cur md/new md/tmp &&
 	mk_patch 5 >md/cur/1:2, &&
