@@ -44,7 +44,8 @@ int main(void)
 		is_int(term_safe_clean(w->in, strlen(w->in), w->flags), clean,
 		       "case %zu clean or not", i);
 		if (!w->flags)
-			is_str(term_safe(w->in), w->out, "case %zu term_safe", i);
+			is_str(term_safe(w->in), w->out,
+			       "case %zu term_safe", i);
 	}
 	/* the ring: eight results at once stay valid */
 	{

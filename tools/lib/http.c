@@ -285,7 +285,8 @@ int http_get(const char *url, struct strbuf *out, long *status)
 	strbuf_addstr(&where, url);
 
 	for (try = 1; ; try++) {
-		long timeout = config.timeout_ms, connect = config.connect_timeout_ms;
+		long timeout = config.timeout_ms;
+		long connect = config.connect_timeout_ms;
 
 		if (deadline) {
 			long long left = deadline - now_ms();
@@ -334,7 +335,8 @@ int http_get(const char *url, struct strbuf *out, long *status)
 			}
 			if (++redirects > HTTP_MAX_REDIRECTS) {
 				ret = error("cannot fetch %s: more than %d "
-					    "redirects", url, HTTP_MAX_REDIRECTS);
+					    "redirects", url,
+					    HTTP_MAX_REDIRECTS);
 				goto out;
 			}
 			strbuf_reset(&where);

@@ -128,7 +128,8 @@ int term_safe_clean(const char *str, size_t len, unsigned flags)
 			i++;
 			continue;
 		}
-		if ((flags & TERM_SAFE_LINES) && (s[i] == '\n' || s[i] == '\t')) {
+		if ((flags & TERM_SAFE_LINES) &&
+		    (s[i] == '\n' || s[i] == '\t')) {
 			i++;
 			continue;
 		}
