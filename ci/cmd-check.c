@@ -11,6 +11,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,15 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	e.base_too = base_too;
 	e.jobs = jobs;
 	r = engine_run(&e);
-	fputs(e.report.buf, stderr);
+	{
+		/* the report quotes subjects and what the checks printed */
+		struct strbuf safe = STRBUF_INIT;
+
+		strbuf_add_term_safe(&safe, e.report.buf, e.report.len,
+				     TERM_SAFE_LINES);
+		fputs(safe.buf, stderr);
+		strbuf_release(&safe);
+	}
 	if (r < 0)
 		goto fail;
 	printf("%zu run, %zu reused, %zu failed\n", e.ran, e.reused,

@@ -15,6 +15,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,6 +341,24 @@ static int pick_versions(struct series *s, struct series_version *latest,
 	return 0;
 }
 
+/*
+ * A range-diff quotes mail (subjects, patch lines): what a terminal
+ * would act on is written escaped, newlines and tabs as they are.  The
+ * JSON form escapes for itself (and stays the exact text).
+ */
+static void put_text(const struct strbuf *out)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	if (term_safe_clean(out->buf, out->len, TERM_SAFE_LINES)) {
+		fwrite(out->buf, 1, out->len, stdout);
+		return;
+	}
+	strbuf_add_term_safe(&safe, out->buf, out->len, TERM_SAFE_LINES);
+	fwrite(safe.buf, 1, safe.len, stdout);
+	strbuf_release(&safe);
+}
+
 int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 {
 	int json = 0, no_patch = 0, results = 0, exit_code, n, r;
@@ -382,7 +401,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		r = diff_mail(ctx->repo, n, argv, creation_factor,
 			      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 		if (!r)
-			fwrite(out.buf, 1, out.len, stdout);
+			put_text(&out);
 		strbuf_release(&out);
 		return r < 0 ? error_report(r) : 0;
 	}
@@ -401,7 +420,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 			r = diff_mail(ctx->repo, 1, argv, creation_factor,
 				      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 			if (!r)
-				fwrite(out.buf, 1, out.len, stdout);
+				put_text(&out);
 			strbuf_release(&out);
 			return r < 0 ? error_report(r) : 0;
 		}
@@ -453,7 +472,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 					&dr);
 	}
 	if (!r)
-		fwrite(out.buf, 1, out.len, stdout);
+		put_text(&out);
 	strbuf_release(&out);
 	rangediff_release(&rd);
 	rangediff_patches_free(pa, na);

@@ -13,6 +13,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,8 @@ static void table(struct engine *e, struct grid_cell *cells, size_t ncols,
 			strbuf_addf(out, "  %-*s", (int)width[k], cell.buf);
 		}
 		if (i)
-			strbuf_addf(out, "  %s", e->v->patches[i - 1].subject);
+			strbuf_addf(out, "  %s",
+				    term_safe(e->v->patches[i - 1].subject));
 		strbuf_rtrim(out);
 		strbuf_addch(out, '\n');
 	}
@@ -163,7 +165,8 @@ static int detail(struct engine *e, struct grid_cell *cells, size_t ncols,
 	strbuf_addf(out, "check     %s (%s)\n", c->name,
 		    check_kind_name(c->kind));
 	strbuf_addf(out, "patch     %d/%zu %s\n", patch, e->v->nr_patches,
-		    patch ? e->v->patches[patch - 1].subject : "(base)");
+		    patch ? term_safe(e->v->patches[patch - 1].subject) :
+		    "(base)");
 	strbuf_addf(out, "status    %s\n", cell->res.status);
 	strbuf_addf(out, "summary   %s\n", cell->res.summary);
 	strbuf_addf(out, "duration  %.1fs\n", cell->res.duration);
@@ -232,7 +235,16 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 		table(&e, cells, checks.nr, &out);
 	if (r < 0)
 		goto fail;
-	fwrite(out.buf, 1, out.len, stdout);
+	if (json || term_safe_clean(out.buf, out.len, TERM_SAFE_LINES)) {
+		fwrite(out.buf, 1, out.len, stdout);
+	} else {
+		/* a log quotes what the patch made the commands print */
+		struct strbuf safe = STRBUF_INIT;
+
+		strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
+		fwrite(safe.buf, 1, safe.len, stdout);
+		strbuf_release(&safe);
+	}
 	goto out;
 fail:
 	r = error_report(r);

@@ -9,6 +9,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -138,7 +139,8 @@ static void progress(struct engine *e, size_t i, const struct check *c,
 	if (!e->started)
 		e->started = now;
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%lds)", i,
-		e->v->nr_patches, c->name, what, (long)(now - e->started));
+		e->v->nr_patches, term_safe(c->name), term_safe(what),
+		(long)(now - e->started));
 	fflush(stderr);
 }
 

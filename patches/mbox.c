@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "patches/mbox.h"
 #include "tools/lib/error.h"
+#include "tools/lib/limits.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -354,6 +356,11 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 		error("%s is not a regular file", path);
 		goto fail;
 	}
+	if ((uintmax_t)st.st_size > mail_max_size()) {
+		close(fd);
+		error_too_large(path, (size_t)st.st_size, mail_max_size());
+		goto fail;
+	}
 	if (st.st_size > 0) {
 		mb->map_size = st.st_size;
 		mb->map = mmap(NULL, mb->map_size, PROT_READ,
@@ -409,6 +416,8 @@ static int has_crlf(const char *p, size_t len)
 static int maildir_next(struct mbox *mb, struct mbox_msg *msg)
 {
 	const char *name;
+	size_t size = 0;
+	int r;
 
 	if (mb->next_file >= mb->nr_files)
 		return 0;
@@ -416,9 +425,14 @@ static int maildir_next(struct mbox *mb, struct mbox_msg *msg)
 	strbuf_reset(&mb->file_path);
 	strbuf_addf(&mb->file_path, "%s/%s", mb->path, name);
 	strbuf_reset(&mb->file);
-	if (strbuf_read_file(&mb->file, mb->file_path.buf) < 0)
+	r = read_file_max(&mb->file, mb->file_path.buf, mail_max_size(),
+			  &size);
+	if (r < 0)
 		return error_errno("cannot read message %zu of maildir %s (%s)",
 				   mb->next_file, mb->path, name);
+	if (r > 0)
+		return error_too_large(mb->file_path.buf, size,
+				       mail_max_size());
 	memset(msg, 0, sizeof(*msg));
 	msg->data = mb->file.buf;
 	msg->len = mb->file.len;

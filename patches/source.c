@@ -2,11 +2,13 @@
 #include "patches/source.h"
 #include "patches/mbox.h"
 #include "tools/lib/error.h"
+#include "tools/lib/limits.h"
 #include "tools/lib/lore.h"
 #include "tools/lib/nm.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +78,26 @@ static int open_path(struct mail_source *src, const char *path)
 	}
 	src->kind = SRC_MBOX;
 	strbuf_addf(&src->describe, "mbox %s", path);
+	if (!S_ISREG(st.st_mode)) {
+		/* a pipe (<(cmd), /dev/stdin), a device: read, not mapped */
+		int r;
+
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return error_errno("cannot open %s", path);
+		r = read_fd_max(&src->mem, fd, mail_max_size());
+		close(fd);
+		if (r < 0)
+			return error_errno("cannot read %s", path);
+		if (r > 0)
+			return error_too_large(path, 0, mail_max_size());
+		src->buf = src->mem.buf;
+		src->size = src->mem.len;
+		return open_mbox_buffer(src);
+	}
+	if ((uintmax_t)st.st_size > mail_max_size())
+		return error_too_large(path, (size_t)st.st_size,
+				       mail_max_size());
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return error_errno("cannot open %s", path);
@@ -136,20 +158,12 @@ int mail_source_open(struct mail_source **out, const char *spec,
 	if (!strcmp(spec, "-")) {
 		src->kind = SRC_MBOX;
 		strbuf_addstr(&src->describe, "mbox on standard input");
-		for (;;) {
-			ssize_t n;
-
-			strbuf_grow(&src->mem, 65536);
-			n = read(0, src->mem.buf + src->mem.len,
-				 src->mem.alloc - src->mem.len - 1);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return error_errno("cannot read standard input");
-			if (!n)
-				break;
-			strbuf_setlen(&src->mem, src->mem.len + (size_t)n);
-		}
+		r = read_fd_max(&src->mem, 0, mail_max_size());
+		if (r < 0)
+			return error_errno("cannot read standard input");
+		if (r > 0)
+			return error_too_large("the mail on standard input",
+					       0, mail_max_size());
 		src->buf = src->mem.buf;
 		src->size = src->mem.len;
 		return open_mbox_buffer(src);
@@ -161,10 +175,16 @@ static int read_one_file(struct mail_source *src, const char *path,
 			 struct strbuf *out)
 {
 	struct strbuf raw = STRBUF_INIT;
+	size_t size = 0;
+	int r = read_file_max(&raw, path, mail_max_size(), &size);
 
-	if (strbuf_read_file(&raw, path) < 0) {
+	if (r < 0) {
 		strbuf_release(&raw);
 		return error_errno("cannot read message file %s", path);
+	}
+	if (r > 0) {
+		strbuf_release(&raw);
+		return error_too_large(path, size, mail_max_size());
 	}
 	/* public-inbox and some tools put a "From " line first */
 	if (!strncmp(raw.buf, "From ", 5)) {

@@ -59,39 +59,82 @@ static const char *reply_prefix(const char *p)
 	return NULL;
 }
 
-/* "v3" / "V3" -> 3 */
-static int version_word(const char *w, size_t n, int *v)
+/*
+ * The decimal number in [w, w + n): 0 and *v set when it is at most max,
+ * 1 when it is larger (no wraparound: "4294967297" is not 1), -1 when a
+ * character is not a digit.
+ */
+static int number_word(const char *w, size_t n, int max, int *v)
 {
+	long long x = 0;
 	size_t i;
+
+	if (!n)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)w[i]))
+			return -1;
+		if (x <= max)
+			x = x * 10 + (w[i] - '0');
+	}
+	if (x > max)
+		return 1;
+	*v = (int)x;
+	return 0;
+}
+
+/*
+ * "v3" / "V3" -> 1 and 3; 0 when it is no version word.  A version
+ * above SUBJECT_MAX_VERSION (or v0) sets *big and is no version word.
+ */
+static int version_word(const char *w, size_t n, int *v, int *big)
+{
+	int x, r;
 
 	if (n < 2 || (w[0] != 'v' && w[0] != 'V'))
 		return 0;
-	for (i = 1; i < n; i++)
-		if (!isdigit((unsigned char)w[i]))
-			return 0;
-	*v = atoi(w + 1);
+	r = number_word(w + 1, n - 1, SUBJECT_MAX_VERSION, &x);
+	if (r < 0)
+		return 0;
+	if (r > 0 || x < 1) {
+		*big = 1;
+		return 0;
+	}
+	*v = x;
 	return 1;
 }
 
-/* "02/17" -> 2, 17 */
-static int counter_word(const char *w, size_t n, int *i, int *t)
+/*
+ * "02/17" -> 1 and 2, 17; 0 when it is no counter.  Counters above
+ * SUBJECT_MAX_TOTAL, a total of 0 or an index above the total set *big
+ * and are no counter.
+ */
+static int counter_word(const char *w, size_t n, int *i, int *t, int *big)
 {
 	const char *slash = memchr(w, '/', n);
-	size_t k;
+	size_t a;
+	int x, y, r1, r2;
 
 	if (!slash || slash == w || slash == w + n - 1)
 		return 0;
-	for (k = 0; k < n; k++)
-		if (w + k != slash && !isdigit((unsigned char)w[k]))
-			return 0;
-	*i = atoi(w);
-	*t = atoi(slash + 1);
+	a = (size_t)(slash - w);
+	r1 = number_word(w, a, SUBJECT_MAX_TOTAL, &x);
+	r2 = number_word(slash + 1, n - a - 1, SUBJECT_MAX_TOTAL, &y);
+	if (r1 < 0 || r2 < 0)
+		return 0;
+	if (r1 > 0 || r2 > 0 || y < 1 || x > y) {
+		*big = 1;
+		return 0;
+	}
+	*i = x;
+	*t = y;
 	return 1;
 }
 
 struct tag {
 	int patch, rfc, resend, version, index, total;
 	int has_version, has_counter;
+	int out_of_range;
 	struct strbuf prefix;
 };
 
@@ -119,14 +162,23 @@ static int tag_parse(const char *p, const char *end, struct tag *t)
 		if (n >= 5 && !strncasecmp(w, "PATCH", 5)) {
 			/* PATCH, PATCHv2, PATCH-v2 */
 			const char *r = w + 5;
+			int big = 0;
 
 			t->patch = patchy = 1;
 			if (r < we && *r == '-')
 				r++;
-			if (r < we && version_word(r, we - r, &t->version))
+			if (r < we && version_word(r, we - r, &t->version,
+						   &big)) {
 				t->has_version = 1;
-			else if (r < we)
+			} else if (r < we && big) {
+				/* "PATCHv4294967297": kept, not read */
+				t->out_of_range = 1;
+				if (t->prefix.len)
+					strbuf_addch(&t->prefix, ' ');
+				strbuf_add(&t->prefix, w, n);
+			} else if (r < we) {
 				other = 1;	/* PATCHSET, PATCHES... */
+			}
 			continue;
 		}
 		if ((n == 3 && !strncasecmp(w, "RFC", 3)) ||
@@ -141,11 +193,12 @@ static int tag_parse(const char *p, const char *end, struct tag *t)
 			patchy = 1;
 			continue;
 		}
-		if (version_word(w, n, &t->version)) {
+		if (version_word(w, n, &t->version, &t->out_of_range)) {
 			t->has_version = 1;
 			continue;
 		}
-		if (counter_word(w, n, &t->index, &t->total)) {
+		if (counter_word(w, n, &t->index, &t->total,
+				 &t->out_of_range)) {
 			t->has_counter = 1;
 			continue;
 		}
@@ -223,6 +276,7 @@ void subject_parse(struct subject *s, const char *subject)
 	s->version = t.version > 0 ? t.version : 1;
 	s->has_version = t.has_version;
 	s->has_counter = t.has_counter;
+	s->out_of_range = !!t.out_of_range;
 	if (t.has_counter) {
 		s->index = t.index;
 		s->total = t.total;

@@ -12,7 +12,16 @@
  * Without a counter a patch is 1/1; without a version it is v1.
  * "[PATCH 0/N]" is a cover letter.  struct subject owns its strings;
  * subject_release() frees them.
+ *
+ * Numbers are range-checked, never wrapped: a version above
+ * SUBJECT_MAX_VERSION (or v0), a counter above SUBJECT_MAX_TOTAL, a
+ * total of 0 or an index above its total ("[PATCH v4294967297 5/3]") is
+ * not read as a tag: the word stays in the prefix like any other word,
+ * and out_of_range is set so that callers can say so.
  */
+#define SUBJECT_MAX_VERSION	9999
+#define SUBJECT_MAX_TOTAL	999
+
 struct subject {
 	char *title;		/* tags and reply prefixes stripped */
 	char *prefix;		/* other words of the tag ("net-next"), or NULL */
@@ -25,6 +34,7 @@ struct subject {
 	unsigned is_cover:1;	/* index 0 */
 	unsigned has_counter:1;	/* an i/N was given */
 	unsigned has_version:1;	/* a vN was given */
+	unsigned out_of_range:1;	/* a vN or i/N word beyond the limits */
 };
 
 void subject_init(struct subject *s);

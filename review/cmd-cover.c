@@ -11,6 +11,7 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -250,10 +251,25 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 	r = cover_build(ctx->repo, &s, v, &co, &c);
 	if (r < 0)
 		goto fail;
-	if (json)
+	if (json) {
 		print_json(&c, &s, v);
-	else
+	} else if (ctx->stdout_is_tty) {
+		/*
+		 * On a terminal what it would act on shows escaped; into a
+		 * pipe or a file goes the letter as it will be sent.
+		 */
+		struct strbuf safe = STRBUF_INIT;
+
+		strbuf_addstr(&safe, "Subject: ");
+		strbuf_add_term_safe(&safe, c.subject.buf, c.subject.len, 0);
+		strbuf_addstr(&safe, "\n\n");
+		strbuf_add_term_safe(&safe, c.body.buf, c.body.len,
+				     TERM_SAFE_LINES);
+		fputs(safe.buf, stdout);
+		strbuf_release(&safe);
+	} else {
 		printf("Subject: %s\n\n%s", c.subject.buf, c.body.buf);
+	}
 	cover_letter_release(&c);
 	goto done;
 done_or_fail:

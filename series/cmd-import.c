@@ -10,6 +10,7 @@
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,10 +145,36 @@ static int list_series(const struct mailset *ms, const char *what)
 
 		for (k = 0; head < 0 && k < v->total; k++)
 			head = v->patches[k].msg;
-		error_hint("\"%s\": %s", s->title,
-			   head >= 0 ? ms->msgs[head].msgid : "?");
+		error_hint("\"%s\": %s", term_safe(s->title),
+			   head >= 0 ? term_safe(ms->msgs[head].msgid) : "?");
 	}
 	return RESPIN_EUSAGE;
+}
+
+/*
+ * A subject whose version or counter is out of range ("v4294967297")
+ * was not read as a tag: its message would be recorded as some other
+ * version.  Refused, naming it.
+ */
+static int check_numbers(const struct mailset *ms, const struct ms_version *v)
+{
+	long k;
+
+	for (k = -1; k < v->total; k++) {
+		long m = k < 0 ? v->cover : v->patches[k].msg;
+
+		if (m < 0 || !ms->msgs[m].tags.out_of_range)
+			continue;
+		error("message <%s> (\"%s\"): a version above v%d or a counter "
+		      "above %d/%d is not read as a tag; nothing recorded",
+		      ms->msgs[m].msgid, ms->msgs[m].subject,
+		      SUBJECT_MAX_VERSION, SUBJECT_MAX_TOTAL,
+		      SUBJECT_MAX_TOTAL);
+		error_hint("fix the [PATCH ...] tag of its Subject: line and "
+			   "import again");
+		return RESPIN_ERR;
+	}
+	return 0;
 }
 
 static int import_from_source(struct command_context *ctx, struct series *s,
@@ -213,6 +240,9 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 
 		if (!o->all && vi != chosen)
 			continue;
+		r = check_numbers(&ms, v);
+		if (r < 0)
+			goto out;
 		r = mailset_load(&ms, vi);
 		if (r < 0)
 			goto out;

@@ -8,6 +8,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -86,9 +87,11 @@ int cmd_list(int argc, const char **argv, struct command_context *ctx)
 			json_object_end(&j);
 		} else {
 			strbuf_addf(&out, "%-24s v%-3d %3zu patch%s  %-20s %s\n",
-				    sm->name, sm->latest, sm->patches,
+				    term_safe(sm->name), sm->latest,
+				    sm->patches,
 				    sm->patches == 1 ? "  " : "es",
-				    sm->base_ref ? repo_ref_short(sm->base_ref) :
+				    sm->base_ref ?
+				    term_safe(repo_ref_short(sm->base_ref)) :
 				    "-", repo_date(sm->updated));
 		}
 	}

@@ -8,6 +8,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -81,25 +82,26 @@ static void show_text(const struct series *s, const struct series_version *v,
 	size_t i, n = v->nr_patches;
 	int width = n >= 100 ? 3 : n >= 10 ? 2 : 1;
 
-	strbuf_addf(out, "series     %s v%d", s->name, v->number);
+	strbuf_addf(out, "series     %s v%d", term_safe(s->name), v->number);
 	if (s->nr_versions > 1)
 		strbuf_addf(out, " (v%d..v%d recorded)", s->versions[0].number,
 			    s->versions[s->nr_versions - 1].number);
 	strbuf_addch(out, '\n');
 	if (s->change_id)
-		strbuf_addf(out, "change-id  %s\n", s->change_id);
+		strbuf_addf(out, "change-id  %s\n", term_safe(s->change_id));
 	if (!git_oid_is_zero(&v->base))
 		strbuf_addf(out, "base       %s at %s\n",
-			    repo_ref_short(v->base_ref ? v->base_ref :
-					   s->base_ref ? s->base_ref : "-"),
+			    term_safe(repo_ref_short(v->base_ref ? v->base_ref :
+						     s->base_ref ? s->base_ref :
+						     "-")),
 			    oid_short(&v->base, 12));
 	else
 		strbuf_addf(out, "base       unknown\n");
 	strbuf_addf(out, "recorded   %s\n", repo_date(v->recorded));
 	if (v->source)
-		strbuf_addf(out, "source     %s\n", v->source);
+		strbuf_addf(out, "source     %s\n", term_safe(v->source));
 	if (v->message_id)
-		strbuf_addf(out, "sent as    <%s>\n", v->message_id);
+		strbuf_addf(out, "sent as    <%s>\n", term_safe(v->message_id));
 	strbuf_addf(out, "patches    %zu\n\n", n);
 	for (i = 0; i < n; i++) {
 		const struct series_patch *p = &v->patches[i];
@@ -107,7 +109,7 @@ static void show_text(const struct series *s, const struct series_version *v,
 		strbuf_addf(out, "  %*zu/%zu %s %s %s\n", width, i + 1, n,
 			    git_oid_is_zero(&p->commit) ? "------------" :
 			    oid_short(&p->commit, 12),
-			    oid_short(&p->patch_id, 12), p->subject);
+			    oid_short(&p->patch_id, 12), term_safe(p->subject));
 	}
 }
 

@@ -13,6 +13,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,9 +70,11 @@ static void status_text(struct strbuf *out, const struct series *s,
 			const struct series_version *v,
 			const struct series_status *st)
 {
-	const char *base = st->base_ref ? repo_ref_short(st->base_ref) : "?";
+	const char *base = st->base_ref ?
+			   term_safe(repo_ref_short(st->base_ref)) : "?";
 
-	strbuf_addf(out, "%s v%d (%zu patch%s) on %s: ", s->name, v->number,
+	strbuf_addf(out, "%s v%d (%zu patch%s) on %s: ", term_safe(s->name),
+		    v->number,
 		    v->nr_patches, v->nr_patches == 1 ? "" : "es", base);
 	if (st->base_gone) {
 		if (git_oid_is_zero(&v->base))
@@ -79,7 +82,7 @@ static void status_text(struct strbuf *out, const struct series *s,
 		else
 			strbuf_addf(out, "base %s is gone; 'respin track %s "
 				    "--base REF' to follow another\n", base,
-				    s->name);
+				    term_safe(s->name));
 		return;
 	}
 	if (!st->gained && !st->lost)
@@ -97,11 +100,12 @@ static void status_text(struct strbuf *out, const struct series *s,
 	}
 	strbuf_addf(out, "; patch %zu/%zu \"%s\" does not apply",
 		    st->apply.failed + 1, v->nr_patches,
-		    v->patches[st->apply.failed].subject);
+		    term_safe(v->patches[st->apply.failed].subject));
 	if (st->apply.path)
-		strbuf_addf(out, " (%s: %s)", st->apply.path, st->apply.reason);
+		strbuf_addf(out, " (%s: %s)", term_safe(st->apply.path),
+			    term_safe(st->apply.reason));
 	else if (st->apply.reason)
-		strbuf_addf(out, " (%s)", st->apply.reason);
+		strbuf_addf(out, " (%s)", term_safe(st->apply.reason));
 	strbuf_addch(out, '\n');
 }
 

@@ -11,6 +11,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +42,10 @@ static const char *who(const struct ms_msg *m)
 
 	strbuf_reset(&sb);
 	if (m->from_name && *m->from_name)
-		strbuf_addf(&sb, "%s <%s>", m->from_name, m->from_addr);
+		strbuf_addf(&sb, "%s <%s>", term_safe(m->from_name),
+			    term_safe(m->from_addr));
 	else
-		strbuf_addf(&sb, "<%s>", m->from_addr);
+		strbuf_addf(&sb, "<%s>", term_safe(m->from_addr));
 	return sb.buf;
 }
 
@@ -68,16 +70,17 @@ static void text_trailers(struct strbuf *out, const struct ms_detail *p,
 	size_t i;
 
 	for (i = 0; i < p->pm.trailers.nr; i++)
-		strbuf_addf(out, "        %s: %s\n", p->pm.trailers.items[i].key,
-			    p->pm.trailers.items[i].value);
+		strbuf_addf(out, "        %s: %s\n",
+			    term_safe(p->pm.trailers.items[i].key),
+			    term_safe(p->pm.trailers.items[i].value));
 	for (i = 0; i < p->reply_trailers.nr; i++)
 		strbuf_addf(out, "      + %s: %s\n",
-			    p->reply_trailers.items[i].key,
-			    p->reply_trailers.items[i].value);
+			    term_safe(p->reply_trailers.items[i].key),
+			    term_safe(p->reply_trailers.items[i].value));
 	for (i = 0; cover && i < cover->reply_trailers.nr; i++)
 		strbuf_addf(out, "      + %s: %s (for the series)\n",
-			    cover->reply_trailers.items[i].key,
-			    cover->reply_trailers.items[i].value);
+			    term_safe(cover->reply_trailers.items[i].key),
+			    term_safe(cover->reply_trailers.items[i].value));
 }
 
 static void text_replies(struct strbuf *out, const struct mailset *ms,
@@ -89,7 +92,7 @@ static void text_replies(struct strbuf *out, const struct mailset *ms,
 		const struct ms_msg *r = &ms->msgs[p->replies[i]];
 
 		strbuf_addf(out, "      reply %s %s <%s>\n", day(r->date),
-			    who(r), r->msgid);
+			    who(r), term_safe(r->msgid));
 	}
 }
 
@@ -101,7 +104,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 	size_t i;
 	long k;
 
-	strbuf_addf(out, "\"%s\" by %s, %zu version%s\n", s->title,
+	strbuf_addf(out, "\"%s\" by %s, %zu version%s\n", term_safe(s->title),
 		    who(&ms->msgs[last->cover >= 0 ? last->cover :
 				  last->patches[0].msg >= 0 ?
 				  last->patches[0].msg : 0]),
@@ -119,12 +122,13 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			    v->cover >= 0 ? " + cover" : ", no cover",
 			    count_replies(ms, vi),
 			    count_replies(ms, vi) == 1 ? "y" : "ies",
-			    head >= 0 ? ms->msgs[head].msgid : "?");
+			    head >= 0 ? term_safe(ms->msgs[head].msgid) : "?");
 		if (!details)
 			continue;
 		if (v->cover >= 0) {
 			strbuf_addf(out, "    %*d/%d %s\n", v->total >= 10 ? 2 : 1,
-				    0, v->total, ms->msgs[v->cover].tags.title);
+				    0, v->total,
+				    term_safe(ms->msgs[v->cover].tags.title));
 			text_replies(out, ms, v->cover_part.d);
 		}
 		for (k = 0; k < v->total; k++) {
@@ -138,7 +142,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			}
 			strbuf_addf(out, "    %*ld/%d %s", v->total >= 10 ? 2 : 1,
 				    k + 1, v->total,
-				    ms->msgs[p->msg].tags.title);
+				    term_safe(ms->msgs[p->msg].tags.title));
 			if (p->d->has_patch_id)
 				strbuf_addf(out, "  [%s]",
 					    oid_short(&p->d->patch_id, 12));
@@ -253,8 +257,11 @@ static int notes_to_stderr(const struct mailset *ms)
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		struct strbuf line = STRBUF_INIT;
 
-		fprintf(stderr, "note: %.*s\n", (int)n, p);
+		strbuf_add_term_safe(&line, p, n, 0);
+		fprintf(stderr, "note: %s\n", line.buf);
+		strbuf_release(&line);
 		p += n + (nl ? 1 : 0);
 	}
 	return 0;

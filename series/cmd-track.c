@@ -14,6 +14,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +183,8 @@ static void b4_print(const struct series *s, const struct b4_branch *b,
 			       bv->number, np, np == 1 ? "" : "es", bv->where,
 			       oid_short(&v->base, 12));
 			if (bv->message_id)
-				printf(", sent as <%s>", bv->message_id);
+				printf(", sent as <%s>",
+				       term_safe(bv->message_id));
 			else if (!bv->sent)
 				printf(", not sent yet");
 			if (out[i].action == B4_REPLACED)

@@ -217,6 +217,71 @@ static int note_path(const git_diff_delta *delta, void *payload)
 	return 0;
 }
 
+/*
+ * A name from mail fit for a commit header: every run of control
+ * characters (an encoded newline, a tab, an escape) becomes one space,
+ * '<' and '>' are dropped (they would end the name early), blanks at
+ * either end go.  Returns a new string.
+ */
+static char *ident_name_clean(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int blank = 0;
+
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c < 0x20 || c == 0x7f || c == ' ') {
+			blank = 1;
+			continue;
+		}
+		if (c == '<' || c == '>')
+			continue;
+		if (blank && sb.len)
+			strbuf_addch(&sb, ' ');
+		blank = 0;
+		strbuf_addch(&sb, c);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* An address fit for a commit header: nothing blank, no control or <>. */
+static int ident_email_ok(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c <= 0x20 || c == 0x7f || c == '<' || c == '>')
+			return 0;
+	}
+	return 1;
+}
+
+/* The author of mp's commit; the message names the mail when it cannot. */
+static int mail_author(const struct mail_patch *mp, size_t i, size_t nr,
+		       git_signature **out)
+{
+	char *name = ident_name_clean(mp->author_name ? mp->author_name : "");
+	const char *email = mp->author_email && *mp->author_email ?
+			    mp->author_email : "unknown";
+	int r = 0;
+
+	if (!ident_email_ok(email)) {
+		r = error("patch %zu/%zu <%s>: the author's address in From: "
+			  "has a control character, a blank or <>: not "
+			  "written into a commit", i + 1, nr,
+			  mp->message_id ? mp->message_id : "");
+		error_hint("fix the From: line of that message (or import "
+			   "with --mail-only, which writes no commit)");
+	} else if (git_signature_new(out, *name ? name : email, email,
+				     (git_time_t)mp->date, 0) < 0) {
+		r = error_git("patch %zu/%zu <%s>: a bad author", i + 1, nr,
+			      mp->message_id ? mp->message_id : "");
+	}
+	free(name);
+	return r;
+}
+
 int import_apply(git_repository *repo, git_commit *base,
 		 struct mail_patch *patches, size_t nr,
 		 struct series_version *v)
@@ -273,14 +338,8 @@ int import_apply(git_repository *repo, git_commit *base,
 			goto out;
 		}
 		git_index_free(index);
-		if (git_signature_new(&author, *mp->author_name ?
-				      mp->author_name : mp->author_email,
-				      *mp->author_email ? mp->author_email :
-				      "unknown", (git_time_t)mp->date, 0) < 0) {
-			error_git("patch %zu/%zu <%s>: a bad author", i + 1, nr,
-				  mp->message_id);
+		if (mail_author(mp, i, nr, &author) < 0)
 			goto out;
-		}
 		if (git_tree_lookup(&next, repo, &tree_oid) < 0 ||
 		    git_commit_create(&commit_oid, repo, NULL, author,
 				      committer, NULL, mp->message, next, 1,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/mailset.h"
 #include "patches/mail.h"
+#include "tools/lib/config.h"
 #include "tools/lib/error.h"
 #include "tools/lib/lore.h"
 #include "tools/lib/repo.h"
@@ -19,6 +20,10 @@ int mailset_source_open(git_repository *repo, const char *spec,
 	char *lore, *nm;
 	int r;
 
+	*out = NULL;
+	r = config_mail_limits(repo);
+	if (r < 0)
+		return r;
 	lore = repo_lore_url(repo);
 	nm = repo_config_string(repo, "respin.notmuch-path", NULL);
 	o.lore_url = lore;
@@ -209,9 +214,16 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 	m->date = h.date_valid ? h.date : 0;
 	mail_header_release(&h);
 	/* only a subject with a tag can be a patch: the rest need no parse */
-	if (strchr(m->subject, '['))
+	if (strchr(m->subject, '[')) {
 		keep_tags(ss, m);
-	else
+		if (m->tags.out_of_range)
+			strbuf_addf(&st->notes[part], "message %zu <%s>: a "
+				    "version above v%d or a counter above "
+				    "%d/%d in \"%s\" is not read as a tag\n",
+				    sm->number, m->msgid ? m->msgid : "",
+				    SUBJECT_MAX_VERSION, SUBJECT_MAX_TOTAL,
+				    SUBJECT_MAX_TOTAL, m->subject);
+	} else
 		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
 }

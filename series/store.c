@@ -575,7 +575,8 @@ int series_summaries(git_repository *repo, struct series_summary **out,
 		series_summaries_free(l, n);
 		return error_git("cannot list %s", SERIES_REF_PREFIX);
 	}
-	qsort(l, n, sizeof(*l), cmp_summary);
+	if (n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(l, n, sizeof(*l), cmp_summary);
 	for (i = 0; i < n; i++) {
 		git_commit *c = NULL;
 		const char *msg;

@@ -10,7 +10,8 @@
  *   --refresh             ask the server even when the cache has it
  *   --cache=DIR           cache directory (default: lore_cache_dir())
  *   --no-cache            no cache at all
- *   --timeout=MS          whole request
+ *   --timeout=MS          each try
+ *   --deadline=MS         the whole request, tries and redirects (0: none)
  *   --connect-timeout=MS
  *   --low-speed-time=S    give up after S seconds below 100 bytes/s
  *   --tries=N, --backoff=MS
@@ -65,6 +66,8 @@ int main(int argc, char **argv)
 			cache_dir = a + 8;
 		} else if (opt_num(a, "--timeout", &n)) {
 			cfg.timeout_ms = n;
+		} else if (opt_num(a, "--deadline", &n)) {
+			cfg.deadline_ms = n;
 		} else if (opt_num(a, "--connect-timeout", &n)) {
 			cfg.connect_timeout_ms = n;
 		} else if (opt_num(a, "--low-speed-time", &n)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "error.h"
+#include "termsafe.h"
 #include "strbuf.h"
 
 #include <errno.h>
@@ -89,32 +90,49 @@ void error_clear(void)
 	strbuf_reset(&hint);
 }
 
+/*
+ * Messages quote mail (subjects, Message-IDs): whatever a terminal
+ * would act on is printed escaped (see termsafe.h).
+ */
+static void put_safe(const char *prefix, const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, prefix);
+	strbuf_add_term_safe(&sb, s, len, TERM_SAFE_LINES);
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
 void warning(const char *fmt, ...)
 {
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	fputs("warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	put_safe("warning: ", sb.buf, sb.len);
+	strbuf_release(&sb);
 }
 
 int error_report(int code)
 {
-	const char *p, *nl;
+	const char *p, *nl, *msg;
 
 	if (code >= 0)
 		return code;
-	fprintf(stderr, "%s: %s\n",
-		code == RESPIN_EUSAGE ? "error" : "fatal", error_last());
+	msg = error_last();
+	put_safe(code == RESPIN_EUSAGE ? "error: " : "fatal: ", msg,
+		 strlen(msg));
 	for (p = hint.buf; *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl) {
-			fprintf(stderr, "hint: %s\n", p);
+			put_safe("hint: ", p, strlen(p));
 			break;
 		}
-		fprintf(stderr, "hint: %.*s\n", (int)(nl - p), p);
+		put_safe("hint: ", p, (size_t)(nl - p));
 	}
 	error_clear();
 	return code == RESPIN_EUSAGE ? RESPIN_EXIT_USAGE : RESPIN_EXIT_FATAL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "http.h"
 #include "error.h"
+#include "limits.h"
 #include "strbuf.h"
 
 /* no type-checking macros: the calls go through pointers */
@@ -8,7 +9,9 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "dl.h"
@@ -23,7 +26,12 @@
 	X(curl_easy_perform) \
 	X(curl_easy_setopt) \
 	X(curl_easy_strerror) \
+	X(curl_free) \
 	X(curl_global_init) \
+	X(curl_url) \
+	X(curl_url_cleanup) \
+	X(curl_url_get) \
+	X(curl_url_set) \
 
 #define CURL_PTR(f) __typeof__(&f) f;
 static struct {
@@ -50,7 +58,12 @@ static int curl_load(void)
 #define curl_easy_perform cl.curl_easy_perform
 #define curl_easy_setopt cl.curl_easy_setopt
 #define curl_easy_strerror cl.curl_easy_strerror
+#define curl_free cl.curl_free
 #define curl_global_init cl.curl_global_init
+#define curl_url cl.curl_url
+#define curl_url_cleanup cl.curl_url_cleanup
+#define curl_url_get cl.curl_url_get
+#define curl_url_set cl.curl_url_set
 
 #define HTTP_USER_AGENT "respin/0.1"
 
@@ -133,14 +146,14 @@ static int setup(CURL *curl, const char *url, struct sink *sink, char *errbuf)
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
 	SET(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	SET(CURLOPT_FOLLOWLOCATION, 1L);
-	SET(CURLOPT_MAXREDIRS, 10L);
+	/* redirects are followed by hand, after a look at the host */
+	SET(CURLOPT_FOLLOWLOCATION, 0L);
 	SET(CURLOPT_USERAGENT, HTTP_USER_AGENT);
 	SET(CURLOPT_ACCEPT_ENCODING, "");
-	SET(CURLOPT_CONNECTTIMEOUT_MS, config.connect_timeout_ms);
-	SET(CURLOPT_TIMEOUT_MS, config.timeout_ms);
 	SET(CURLOPT_LOW_SPEED_LIMIT, config.low_speed_limit);
 	SET(CURLOPT_LOW_SPEED_TIME, config.low_speed_time);
+	/* an answer that says it is too large stops before its body */
+	SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)sink->max);
 	SET(CURLOPT_WRITEFUNCTION, sink_write);
 	SET(CURLOPT_WRITEDATA, sink);
 #undef SET
@@ -150,15 +163,109 @@ static int setup(CURL *curl, const char *url, struct sink *sink, char *errbuf)
 	return 0;
 }
 
+/* Milliseconds on a clock that never jumps. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct origin {
+	char *scheme, *host, *port;
+};
+
+static void origin_release(struct origin *o)
+{
+	curl_free(o->scheme);
+	curl_free(o->host);
+	curl_free(o->port);
+	memset(o, 0, sizeof(*o));
+}
+
+/* scheme, host and port (the scheme's default when none is given). */
+static int origin_of(const char *url, struct origin *o)
+{
+	CURLU *u = curl_url();
+	int r = -1;
+
+	memset(o, 0, sizeof(*o));
+	if (!u)
+		return -1;
+	if (!curl_url_set(u, CURLUPART_URL, url, 0) &&
+	    !curl_url_get(u, CURLUPART_SCHEME, &o->scheme, 0) &&
+	    !curl_url_get(u, CURLUPART_HOST, &o->host, 0) &&
+	    !curl_url_get(u, CURLUPART_PORT, &o->port, CURLU_DEFAULT_PORT))
+		r = 0;
+	curl_url_cleanup(u);
+	if (r)
+		origin_release(o);
+	return r;
+}
+
+/* Is "HOST" or "HOST:PORT" (or "*") in the configured list? */
+static int host_listed(const struct origin *to)
+{
+	size_t i, n = strlen(to->host);
+
+	for (i = 0; i < config.nr_redirect_hosts; i++) {
+		const char *h = config.redirect_hosts[i];
+
+		if (!strcmp(h, "*"))
+			return 1;
+		if (strncasecmp(h, to->host, n))
+			continue;
+		if (!h[n] || (h[n] == ':' && !strcmp(h + n + 1, to->port)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * May a redirect from one URL lead to another?  Within one host and
+ * port (never from https down to http), from http to https on the
+ * same host, or to a host the configuration lists.
+ */
+static int redirect_allowed(const char *from, const char *to)
+{
+	struct origin a, b;
+	int ok = 0;
+
+	if (origin_of(from, &a))
+		return 0;
+	if (origin_of(to, &b)) {
+		origin_release(&a);
+		return 0;
+	}
+	if (host_listed(&b))
+		ok = 1;
+	else if (strcasecmp(a.host, b.host))
+		ok = 0;
+	else if (!strcmp(a.scheme, b.scheme))
+		ok = !strcmp(a.port, b.port);
+	else
+		ok = !strcmp(a.scheme, "http") && !strcmp(b.scheme, "https") &&
+		     !strcmp(a.port, "80") && !strcmp(b.port, "443");
+	origin_release(&a);
+	origin_release(&b);
+	return ok;
+}
+
+#define HTTP_MAX_REDIRECTS 10
+
 int http_get(const char *url, struct strbuf *out, long *status)
 {
-	char errbuf[CURL_ERROR_SIZE], tries[48] = "";
-	struct strbuf body = STRBUF_INIT;
-	struct sink sink = { &body, config.max_size, 0 };
+	char errbuf[CURL_ERROR_SIZE], tries[64] = "";
+	struct strbuf body = STRBUF_INIT, where = STRBUF_INIT;
+	struct sink sink = { &body, config.max_size ? config.max_size :
+			     mail_max_size(), 0 };
 	CURL *curl;
 	CURLcode rc = CURLE_OK;
 	long code = 0, wait = config.backoff_ms;
-	int try, ret;
+	long long deadline = config.deadline_ms > 0 ?
+			     now_ms() + config.deadline_ms : 0;
+	int try, ret, redirects = 0, out_of_time = 0, asked = 0;
 
 	if (status)
 		*status = 0;
@@ -175,16 +282,69 @@ int http_get(const char *url, struct strbuf *out, long *status)
 	ret = setup(curl, url, &sink, errbuf);
 	if (ret)
 		goto out;
+	strbuf_addstr(&where, url);
 
 	for (try = 1; ; try++) {
+		long timeout = config.timeout_ms;
+		long connect = config.connect_timeout_ms;
+
+		if (deadline) {
+			long long left = deadline - now_ms();
+
+			if (left <= 0) {
+				out_of_time = 1;
+				break;
+			}
+			if (!timeout || timeout > left)
+				timeout = (long)left;
+			if (!connect || connect > left)
+				connect = (long)left;
+		}
+		curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout);
+		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect);
 		strbuf_reset(&body);
 		errbuf[0] = '\0';
 		code = 0;
 		rc = curl_easy_perform(curl);
+		asked++;
+		if (rc == CURLE_FILESIZE_EXCEEDED)
+			sink.too_large = 1;
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
 		if (status)
 			*status = code;
+		if (rc == CURLE_OK && code >= 300 && code < 400 &&
+		    code != 304) {
+			char *loc = NULL;
+
+			curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &loc);
+			if (!loc) {
+				ret = error("cannot fetch %s: HTTP %ld without "
+					    "a Location", where.buf, code);
+				goto out;
+			}
+			if (!redirect_allowed(where.buf, loc)) {
+				ret = error("cannot fetch %s: it redirects to "
+					    "%s, another host: not followed",
+					    where.buf, loc);
+				error_hint("to follow redirects there, "
+					   "'git config --add %s HOST[:PORT]' "
+					   "(or '*' for any host)",
+					   HTTP_REDIRECT_HOSTS_KEY);
+				goto out;
+			}
+			if (++redirects > HTTP_MAX_REDIRECTS) {
+				ret = error("cannot fetch %s: more than %d "
+					    "redirects", url,
+					    HTTP_MAX_REDIRECTS);
+				goto out;
+			}
+			strbuf_reset(&where);
+			strbuf_addstr(&where, loc);
+			curl_easy_setopt(curl, CURLOPT_URL, where.buf);
+			try--;	/* a redirect is no try */
+			continue;
+		}
 		if (rc == CURLE_OK && code >= 200 && code < 300) {
 			strbuf_add(out, body.buf, body.len);
 			ret = 0;
@@ -192,29 +352,55 @@ int http_get(const char *url, struct strbuf *out, long *status)
 		}
 		if (rc == CURLE_OK && (code == 404 || code == 410)) {
 			ret = error_code(RESPIN_ENOTFOUND, "%s: HTTP %ld",
-					 url, code);
+					 where.buf, code);
 			goto out;
+		}
+		if (deadline && rc == CURLE_OPERATION_TIMEDOUT &&
+		    now_ms() >= deadline) {
+			out_of_time = 1;
+			break;
 		}
 		if (try >= config.tries ||
 		    (rc == CURLE_OK ? !http_transient(code) :
 				      !curl_transient(rc)))
 			break;
+		if (deadline && now_ms() + wait >= deadline) {
+			sleep_ms((long)(deadline - now_ms()));
+			out_of_time = 1;
+			break;
+		}
 		sleep_ms(wait);
 		wait *= 2;
 	}
 
+	if (out_of_time) {
+		ret = error("cannot fetch %s: gave up after %ld.%01ld s "
+			    "(%s; %d %s)", where.buf,
+			    config.deadline_ms / 1000,
+			    config.deadline_ms % 1000 / 100, HTTP_TIMEOUT_KEY,
+			    asked, asked == 1 ? "try" : "tries");
+		error_hint("a slow server or link needs more: 'git config "
+			   "%s SECONDS'", HTTP_TIMEOUT_KEY);
+		goto out;
+	}
 	if (try > 1)
 		snprintf(tries, sizeof(tries), " (gave up after %d tries)", try);
-	if (sink.too_large)
-		ret = error("cannot fetch %s: the answer is larger than %zu bytes",
-			    url, sink.max);
-	else if (rc == CURLE_OK)
-		ret = error("cannot fetch %s: HTTP %ld%s", url, code, tries);
-	else
-		ret = error("cannot fetch %s: %s%s", url,
+	if (sink.too_large) {
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "the answer from %s", where.buf);
+		ret = error_too_large(what.buf, 0, sink.max);
+		strbuf_release(&what);
+	} else if (rc == CURLE_OK) {
+		ret = error("cannot fetch %s: HTTP %ld%s", where.buf, code,
+			    tries);
+	} else {
+		ret = error("cannot fetch %s: %s%s", where.buf,
 			    errbuf[0] ? errbuf : curl_easy_strerror(rc), tries);
+	}
 out:
 	curl_easy_cleanup(curl);
 	strbuf_release(&body);
+	strbuf_release(&where);
 	return ret;
 }

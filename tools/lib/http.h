@@ -10,8 +10,16 @@ struct strbuf;
  * A small HTTP(S) GET on top of libcurl.  The curl handle never leaves
  * http.c.  Every request has a connect timeout, a low-speed limit (give
  * up when fewer than low_speed_limit bytes a second arrive for
- * low_speed_time seconds) and a total timeout, follows redirects and
- * sends "User-Agent: respin/0.1".
+ * low_speed_time seconds), a timeout for each try and a deadline for the
+ * whole request (every try, back-off and redirect: respin.lore.timeout),
+ * and sends "User-Agent: respin/0.1".  A body larger than max_size
+ * (default: mail_max_size(), respin.maxMailSize) is refused as it
+ * arrives.
+ *
+ * Redirects are followed (up to 10) within the host and port asked, from
+ * http to https on the same host, and to the hosts in redirect_hosts
+ * ("HOST" or "HOST:PORT", or "*" for any: respin.lore.allowRedirectHost);
+ * a redirect anywhere else fails naming where it led.
  *
  * Transient failures (connection errors, timeouts, HTTP 5xx and 429)
  * are retried up to tries times in all, waiting backoff_ms, then twice
@@ -25,8 +33,15 @@ struct http_config {
 	long low_speed_time;		/* seconds */
 	int tries;			/* at least 1 */
 	long backoff_ms;		/* wait before the second try */
-	size_t max_size;		/* largest body accepted */
+	size_t max_size;		/* largest body; 0 = mail_max_size() */
+	long deadline_ms;		/* whole request; 0 = none */
+	const char *const *redirect_hosts;	/* borrowed, not copied */
+	size_t nr_redirect_hosts;
 };
+
+#define HTTP_TIMEOUT_KEY	"respin.lore.timeout"
+#define HTTP_TIMEOUT_DEFAULT_MS	30000
+#define HTTP_REDIRECT_HOSTS_KEY	"respin.lore.allowRedirectHost"
 
 #define HTTP_CONFIG_INIT { \
 	.connect_timeout_ms = 10000, \
@@ -35,13 +50,14 @@ struct http_config {
 	.low_speed_time = 30, \
 	.tries = 3, \
 	.backoff_ms = 500, \
-	.max_size = (size_t)1 << 30, \
+	.max_size = 0, \
+	.deadline_ms = HTTP_TIMEOUT_DEFAULT_MS, \
 }
 
 /*
- * Sets the process-wide defaults that http_get() uses (the command
- * layer reads them from git config; test drivers from options).
- * The structure is copied.
+ * Sets the process-wide defaults that http_get() uses (config.h reads
+ * them from git config; test drivers from options).  The structure is
+ * copied; the strings redirect_hosts points to must outlive it.
  */
 void http_configure(const struct http_config *cfg);
 /* The current defaults (borrowed). */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "json.h"
+#include "termsafe.h"
 
 #include <math.h>
 #include <string.h>
@@ -126,10 +127,27 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 			i++;
 			continue;
 		}
+		if (c == 0x7f) {
+			strbuf_addstr(out, "\\u007f");
+			i++;
+			continue;
+		}
 		n = utf8_len(s + i, len - i);
 		if (!n) {
 			strbuf_addstr(out, "\\ufffd");
 			i++;
+			continue;
+		}
+		/*
+		 * C1 controls and bidi overrides as \uXXXX: the same string
+		 * to a JSON reader, nothing for a terminal to act on.
+		 */
+		if (!term_safe_clean((const char *)s + i, n, 0)) {
+			unsigned cp = 0;
+
+			utf8_decode(s + i, n, &cp);
+			strbuf_addf(out, "\\u%04x", cp);
+			i += n;
 			continue;
 		}
 		strbuf_add(out, s + i, n);

@@ -2,6 +2,7 @@
 #include "lore.h"
 #include "error.h"
 #include "http.h"
+#include "limits.h"
 #include "strbuf.h"
 
 #include <errno.h>
@@ -42,6 +43,37 @@ static void mid_bounds(const char *msgid, const char **b, const char **e)
 	*e = end;
 }
 
+/*
+ * A Message-ID that could leave the inbox's path is refused: "." or
+ * ".." (whole, or between slashes, in case a server decodes %2F), and
+ * control characters, blanks and <> inside.
+ */
+static int mid_check(const char *b, const char *e)
+{
+	const char *p, *seg = b;
+
+	for (p = b; p <= e; p++) {
+		if (p == e || *p == '/') {
+			size_t n = (size_t)(p - seg);
+
+			if ((n == 1 && seg[0] == '.') ||
+			    (n == 2 && seg[0] == '.' && seg[1] == '.'))
+				return error_code(RESPIN_EUSAGE, "Message-ID "
+					"'%.*s' has a '%.*s' path segment: not "
+					"a Message-ID a server can be asked "
+					"for", (int)(e - b), b, (int)n, seg);
+			seg = p + 1;
+			continue;
+		}
+		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '<' ||
+		    *p == '>')
+			return error_code(RESPIN_EUSAGE, "Message-ID has a "
+					  "blank, a control character or <> "
+					  "inside: not a Message-ID");
+	}
+	return 0;
+}
+
 int lore_msgid_escape(struct strbuf *out, const char *msgid)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -51,6 +83,8 @@ int lore_msgid_escape(struct strbuf *out, const char *msgid)
 	if (end == p)
 		return error_code(RESPIN_EUSAGE, "empty Message-ID '%s'",
 				  msgid);
+	if (mid_check(p, end) < 0)
+		return RESPIN_EUSAGE;
 	for (; p < end; p++) {
 		unsigned char c = *p;
 
@@ -193,7 +227,7 @@ out:
 static int gunzip(const char *what, const struct strbuf *in,
 		  struct strbuf *out)
 {
-	const size_t max = http_config_get()->max_size;
+	const size_t max = mail_max_size();
 	size_t start = out->len;
 	z_stream z;
 	int zret;
@@ -203,6 +237,7 @@ static int gunzip(const char *what, const struct strbuf *in,
 		strbuf_add(out, in->buf, in->len);
 		return 0;
 	}
+	/* the input was capped when it arrived; the output is here */
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return error("cannot inflate %s: %s", what,
@@ -210,16 +245,25 @@ static int gunzip(const char *what, const struct strbuf *in,
 	z.next_in = (unsigned char *)in->buf;
 	z.avail_in = in->len;
 	for (;;) {
-		strbuf_grow(out, 65536);
+		/* never more than max + 1 bytes: one more says "too large" */
+		size_t room = max - (out->len - start) + 1;
+
+		if (room > 65536)
+			room = 65536;
+		strbuf_grow(out, room);
 		z.next_out = (unsigned char *)out->buf + out->len;
-		z.avail_out = out->alloc - out->len - 1;
+		z.avail_out = (uInt)room;
 		zret = inflate(&z, Z_NO_FLUSH);
 		strbuf_setlen(out, (char *)z.next_out - out->buf);
 		if (out->len - start > max) {
+			struct strbuf w = STRBUF_INIT;
+
 			inflateEnd(&z);
 			strbuf_setlen(out, start);
-			return error("cannot inflate %s: more than %zu bytes",
-				     what, max);
+			strbuf_addf(&w, "the inflated answer from %s", what);
+			error_too_large(w.buf, 0, max);
+			strbuf_release(&w);
+			return RESPIN_ERR;
 		}
 		if (zret == Z_STREAM_END) {
 			if (!z.avail_in)
@@ -245,12 +289,45 @@ static int gunzip(const char *what, const struct strbuf *in,
 	return 0;
 }
 
+/*
+ * Is this what public-inbox sends for a thread (an mbox: a "From " line
+ * first) or a raw message (a "From " line, or a header)?  A 200 answer
+ * that is neither, such as the HTML page of a bot check, is refused and
+ * never cached.  NULL when it looks right, else what it is instead.
+ */
+static const char *not_mail(const char *buf, size_t len, int raw)
+{
+	const char *p = buf, *end = buf + len;
+
+	if (len >= 5 && !memcmp(buf, "From ", 5))
+		return NULL;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+			   *p == '\n'))
+		p++;
+	if (p < end && *p == '<')
+		return "an HTML page (a bot check or a login page?)";
+	if (raw) {
+		/* a header name and a colon */
+		const char *q = buf;
+
+		while (q < end && *q > ' ' && *q < 0x7f && *q != ':')
+			q++;
+		if (q > buf && q < end && *q == ':')
+			return NULL;
+	}
+	return raw ? "not a mail message" :
+		     "not an mbox (it does not start with a \"From \" line)";
+}
+
 static int fetch(const char *base_url, const char *msgid,
 		 const char *cache_dir, unsigned flags, struct strbuf *out,
 		 const char *what, const char *noun)
 {
 	struct strbuf url = STRBUF_INIT, path = STRBUF_INIT;
-	struct strbuf body = STRBUF_INIT, mbox = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT;
+	const size_t start = out->len, max = mail_max_size();
+	const int raw = !strcmp(what, "raw");
+	const char *bad;
 	int ret;
 
 	ret = build_url(&url, base_url, msgid, what);
@@ -260,12 +337,13 @@ static int fetch(const char *base_url, const char *msgid,
 		ret = cache_path(&path, cache_dir, url.buf);
 		if (ret)
 			goto out;
+		/* a bad entry (from an older respin) is asked for again */
 		if (!(flags & LORE_REFRESH) &&
-		    !strbuf_read_file(&mbox, path.buf) && mbox.len) {
-			strbuf_add(out, mbox.buf, mbox.len);
+		    !read_file_max(out, path.buf, max, NULL) &&
+		    out->len > start &&
+		    !not_mail(out->buf + start, out->len - start, raw))
 			goto out;
-		}
-		strbuf_reset(&mbox);
+		strbuf_setlen(out, start);
 	}
 
 	ret = http_get(url.buf, &body, NULL);
@@ -279,24 +357,43 @@ static int fetch(const char *base_url, const char *msgid,
 	}
 	if (ret)
 		goto out;
-	ret = gunzip(url.buf, &body, &mbox);
+	/* inflated straight into out: the peak is the cap, not twice it */
+	ret = gunzip(url.buf, &body, out);
+	strbuf_release(&body);
 	if (ret)
 		goto out;
-	if (!mbox.len) {
+	if (out->len == start) {
 		ret = error("empty answer from %s", url.buf);
 		goto out;
 	}
-	/* A cache we cannot write costs time, not the answer. */
-	if (cache_dir && cache_write(path.buf, &mbox) < 0) {
-		warning("%s", error_last());
-		error_clear();
+	bad = not_mail(out->buf + start, out->len - start, raw);
+	if (bad) {
+		strbuf_setlen(out, start);
+		ret = error("the answer from %s is %s: not used, not cached",
+			    url.buf, bad);
+		error_hint("open the URL in a browser to see what the server "
+			   "wants, or point respin.lore-url at another "
+			   "public-inbox server");
+		goto out;
 	}
-	strbuf_add(out, mbox.buf, mbox.len);
+	/* A cache we cannot write costs time, not the answer. */
+	if (cache_dir) {
+		struct strbuf got = { 0 };
+
+		/* a view of the answer, not a copy: never released */
+		got.buf = out->buf + start;
+		got.len = out->len - start;
+		if (cache_write(path.buf, &got) < 0) {
+			warning("%s", error_last());
+			error_clear();
+		}
+	}
 out:
+	if (ret)
+		strbuf_setlen(out, start);
 	strbuf_release(&url);
 	strbuf_release(&path);
 	strbuf_release(&body);
-	strbuf_release(&mbox);
 	return ret;
 }
 

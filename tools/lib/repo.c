@@ -7,14 +7,66 @@
 #include <string.h>
 #include <time.h>
 
+/*
+ * Is dir (libgit2's, with a '/' at the end) the directory path names?
+ * (libgit2 1.5 leaks when asked to set the work tree it has.)
+ */
+static int same_dir(const char *dir, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t n;
+	int same;
+
+	if (!dir || !real) {
+		free(real);
+		return 0;
+	}
+	n = strlen(real);
+	same = !strncmp(dir, real, n) && (dir[n] == '/' || !dir[n]) &&
+	       (!dir[n] || !dir[n + 1]);
+	free(real);
+	return same;
+}
+
 int repo_open(git_repository **out)
 {
-	if (git_repository_open_ext(out, ".", 0, NULL) < 0) {
-		error("not a git repository (or any of the parent "
-		      "directories): %s", git_error_last() ?
-		      git_error_last()->message : ".");
-		error_hint("run respin inside a git repository, or "
-			   "'git init' one first");
+	const char *gd = getenv("GIT_DIR"), *wt = getenv("GIT_WORK_TREE");
+	int r;
+
+	*out = NULL;
+	if (wt && *wt) {
+		/*
+		 * libgit2's FROM_ENV refuses GIT_WORK_TREE: open GIT_DIR (or
+		 * search from here) and set the work tree by hand.
+		 */
+		if (gd && *gd)
+			r = git_repository_open_ext(out, gd,
+					GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+		else
+			r = git_repository_open_ext(out, ".", 0, NULL);
+		if (!r && !same_dir(git_repository_workdir(*out), wt))
+			r = git_repository_set_workdir(*out, wt, 0);
+	} else {
+		/* GIT_DIR, GIT_CEILING_DIRECTORIES, ... as git reads them */
+		r = git_repository_open_ext(out, NULL,
+					    GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	}
+	if (r < 0) {
+		const git_error *e = git_error_last();
+
+		git_repository_free(*out);
+		*out = NULL;
+		if (gd && *gd) {
+			error("not a git repository: GIT_DIR=%s: %s", gd,
+			      e ? e->message : "cannot open it");
+			error_hint("point GIT_DIR (or git --git-dir) at a "
+				   "repository's .git directory, or unset it");
+		} else {
+			error("not a git repository (or any of the parent "
+			      "directories): %s", e ? e->message : ".");
+			error_hint("run respin inside a git repository, or "
+				   "'git init' one first");
+		}
 		return RESPIN_ERR;
 	}
 	return 0;

@@ -5,7 +5,12 @@
 #include <git2.h>
 #include "strbuf.h"
 
-/* Opens the repository containing the current directory. */
+/*
+ * Opens the repository as git finds it: $GIT_DIR when set (also what
+ * "git --git-dir=X respin" passes), else the one containing the
+ * current directory (up to $GIT_CEILING_DIRECTORIES); $GIT_WORK_TREE,
+ * when set, is its work tree.
+ */
 int repo_open(git_repository **out);
 
 /*

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Versions and counters in subjects are range-checked: v4294967297 does
+# not wrap to v1 (it is not read as a tag, and respin says so), import
+# refuses such a message by name, sane numbers read as before.
+. "$(dirname "$0")/lib.sh"
+
+# mk_patch TAG IDX MSGID [PARENT]: one patch mail with [PATCH TAG], a
+# reply to PARENT when given.
+mk_patch() {
+	cat <<EOM
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: A U Thor <author@example.org>
+Subject: [PATCH $1] mm: change $2
+Date: Tue, 14 Nov 2023 22:13:2$2 +0000
+Message-Id: <$3>
+${4:+In-Reply-To: <$4>
+References: <$4>}
+
+Change $2.
+---
+ mm/f$2.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/mm/f$2.c b/mm/f$2.c
+new file mode 100644
+index 0000000..5626abf
+--- /dev/null
++++ b/mm/f$2.c
+@@ -0,0 +1 @@
++one
+
+EOM
+}
+
+git init -q repo && cd repo && git commit -q --allow-empty -m init &&
+git branch mm-unstable || exit 1
+
+test_expect_success 'v9999 2/2 is the largest version respin reads' '
+	{ mk_patch "v9999 1/2" 1 a1@example.org && mk_patch "v9999 2/2" 2 a2@example.org a1@example.org; } >big.mbox &&
+	respin thread big.mbox >out 2>err &&
+	cat out err &&
+	grep_q "^  v9999 " out &&
+	test ! -s err
+'
+
+test_expect_success 'v4294967297: not v1, and a note names the message' '
+	{ mk_patch "v4294967297 1/2" 1 w1@example.org && mk_patch "v4294967297 2/2" 2 w2@example.org w1@example.org; } >wrap.mbox &&
+	respin thread wrap.mbox >out 2>err &&
+	cat out err &&
+	grep_q "^note: message 1 <w1@example.org>: a version above v9999 or a counter above 999/999 in \"\[PATCH v4294967297 1/2\] mm: change 1\" is not read as a tag\$" err &&
+	grep_q "^note: message 2 <w2@example.org>" err
+'
+
+test_expect_code 128 'import refuses it' '
+	refs_snapshot "$TRASH/refs0" &&
+	respin import w wrap.mbox --base mm-unstable >out 2>err
+'
+
+test_expect_success 'naming the message; nothing recorded' '
+	cat out err &&
+	grep_q "^fatal: message <w1@example.org> (\"\[PATCH v4294967297 1/2\] mm: change 1\"): a version above v9999" err &&
+	refs_snapshot "$TRASH/refs1" &&
+	check_same "$TRASH/refs0" "$TRASH/refs1"
+'
+
+test_expect_success 'a counter above 999 is noted by thread' '
+	mk_patch "v2 1/4294967298" 1 c1@example.org >count.mbox &&
+	respin thread count.mbox >out 2>err &&
+	grep_q "^note: message 1 <c1@example.org>" err
+'
+
+test_expect_code 128 'an index above its total is refused by import' '
+	mk_patch "v2 3/2" 1 c3@example.org >over.mbox &&
+	respin import c over.mbox --base mm-unstable 2>err
+'
+
+test_expect_success 'naming the message' '
+	cat err &&
+	grep_q "^fatal: message <c3@example.org> (\"\[PATCH v2 3/2\] mm: change 1\")" err
+'
+
+test_done
