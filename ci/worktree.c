@@ -380,7 +380,12 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 	if (!r)
 		r = git_repository_set_head_detached(wt->repo, commit);
 	if (r == GIT_ELOCKED) {
-		r = lock_error_git("the worktree's index");
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "cannot check out %s in %s",
+			    oid_short(commit, 12), wt->path);
+		r = lock_error_git(what.buf);
+		strbuf_release(&what);
 		goto out;
 	}
 	if (r < 0) {

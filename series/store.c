@@ -811,8 +811,15 @@ int series_save_many(git_repository *repo, struct series *s,
 	 * force=0 looks for the ref before it takes the lock, so two at
 	 * once could both create it and one would be lost.)
 	 */
-	r = git_reference_create_matching(&ref, repo, refname.buf, &commit_oid,
-					  1, &s->meta, message);
+	for (i = 0; i < 100; i++) {
+		r = git_reference_create_matching(&ref, repo, refname.buf,
+						  &commit_oid, 1, &s->meta,
+						  message);
+		/* another writer holds the ref's lock for a moment */
+		if (r != GIT_ELOCKED)
+			break;
+		usleep(10000);
+	}
 	if (r < 0) {
 		if ((r == GIT_EEXISTS || r == GIT_EMODIFIED) &&
 		    git_oid_is_zero(&s->meta)) {
@@ -827,8 +834,8 @@ int series_save_many(git_repository *repo, struct series *s,
 		} else if (r == GIT_ELOCKED) {
 			struct strbuf what = STRBUF_INIT;
 
-			strbuf_addf(&what, "series '%s' (%s)", s->name,
-				    refname.buf);
+			strbuf_addf(&what, "cannot update %s (series '%s')",
+				    refname.buf, s->name);
 			lock_error_git(what.buf);
 			strbuf_release(&what);
 		} else {

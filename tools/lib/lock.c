@@ -167,12 +167,12 @@ int lock_error_git(const char *what)
 	char *file = q2 ? xstrndup(q + 1, (size_t)(q2 - q - 1)) : NULL;
 
 	if (file) {
-		error("%s is locked: %s exists", what, file);
+		error("%s: it is locked: %s exists", what, file);
 		error_hint("another git or respin is writing it now, or one was "
 			   "killed while it did; if none is running, remove %s "
 			   "and try again", file);
 	} else {
-		error("%s is locked (%s)", what, msg);
+		error("%s: it is locked (%s)", what, msg);
 		error_hint("another git or respin is writing it now, or one was "
 			   "killed while it did; try again when none is running");
 	}

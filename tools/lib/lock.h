@@ -48,7 +48,7 @@ void lock_release(struct lock_file *lk);
 /*
  * For libgit2's GIT_ELOCKED: records a message naming the lock file
  * libgit2 found, saying what is locked and what to do about it, and
- * returns RESPIN_ERR.  what: "the series ref refs/respin/series/k".
+ * returns RESPIN_ERR.  what: "cannot update refs/respin/series/k".
  */
 int lock_error_git(const char *what);
 
