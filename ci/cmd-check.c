@@ -147,7 +147,7 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	run_signals_catch();
 	r = engine_lock(&e, 0, NULL);
 	if (r == 1 && wait) {
-		fprintf(stderr, "%s; waiting...\n", error_last());
+		fprintf(stderr, "respin: %s; waiting...\n", error_last());
 		error_clear();
 		r = engine_lock(&e, 1, run_interrupted);
 		if (r == 1 && run_interrupted())
