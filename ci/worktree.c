@@ -303,6 +303,33 @@ static int marker_make(const char *path)
 	return 0;
 }
 
+static int index_locked(struct worktree *wt, const git_oid *commit)
+{
+	struct strbuf what = STRBUF_INIT, lock = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&what, "cannot check out %s in %s", oid_short(commit, 12),
+		    wt->path);
+	strbuf_addf(&lock, "%sindex.lock", git_repository_path(wt->repo));
+	r = lock_error_git(what.buf, lock.buf);
+	strbuf_release(&what);
+	strbuf_release(&lock);
+	return r;
+}
+
+/* Someone else's git in the worktree: stop before writing a file. */
+static int index_unlocked(struct worktree *wt, const git_oid *commit)
+{
+	struct strbuf lock = STRBUF_INIT;
+	struct stat st;
+	int held;
+
+	strbuf_addf(&lock, "%sindex.lock", git_repository_path(wt->repo));
+	held = !stat(lock.buf, &st);
+	strbuf_release(&lock);
+	return held ? index_locked(wt, commit) : 0;
+}
+
 int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit)
 {
@@ -325,11 +352,10 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 		if (r < 0)
 			goto out;
 	}
-	r = marker_make(marker.buf);
-	if (r < 0)
-		goto out;
 	if (stat(wt->path, &st) < 0) {
-		r = worktree_create(repo, wt, commit);
+		r = marker_make(marker.buf);
+		if (!r)
+			r = worktree_create(repo, wt, commit);
 		if (r < 0)
 			goto out;
 	}
@@ -349,7 +375,12 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 		unlink(lock.buf);
 		strbuf_release(&lock);
 	} else {
+		/* your changes are yours: refuse before touching anything */
 		r = check_clean(wt);
+		if (!r)
+			r = index_unlocked(wt, commit);
+		if (!r)
+			r = marker_make(marker.buf);
 		if (r < 0)
 			goto out;
 	}
@@ -380,12 +411,8 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 	if (!r)
 		r = git_repository_set_head_detached(wt->repo, commit);
 	if (r == GIT_ELOCKED) {
-		struct strbuf what = STRBUF_INIT;
-
-		strbuf_addf(&what, "cannot check out %s in %s",
-			    oid_short(commit, 12), wt->path);
-		r = lock_error_git(what.buf);
-		strbuf_release(&what);
+		/* taken meanwhile: half done, finished next time */
+		r = index_locked(wt, commit);
 		goto out;
 	}
 	if (r < 0) {

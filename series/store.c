@@ -836,7 +836,7 @@ int series_save_many(git_repository *repo, struct series *s,
 
 			strbuf_addf(&what, "cannot update %s (series '%s')",
 				    refname.buf, s->name);
-			lock_error_git(what.buf);
+			lock_error_git(what.buf, NULL);
 			strbuf_release(&what);
 		} else {
 			error_git("cannot update %s", refname.buf);

@@ -47,9 +47,10 @@ void lock_release(struct lock_file *lk);
 
 /*
  * For libgit2's GIT_ELOCKED: records a message naming the lock file
- * libgit2 found, saying what is locked and what to do about it, and
- * returns RESPIN_ERR.  what: "cannot update refs/respin/series/k".
+ * (lock, or the one libgit2's message names when lock is NULL), saying
+ * what is locked and what to do about it, and returns RESPIN_ERR.
+ * what: "cannot update refs/respin/series/k".
  */
-int lock_error_git(const char *what);
+int lock_error_git(const char *what, const char *lock);
 
 #endif
