@@ -303,14 +303,21 @@ static int marker_make(const char *path)
 	return 0;
 }
 
-static int index_locked(struct worktree *wt, const git_oid *commit)
+static int index_locked(struct worktree *wt, const git_oid *commit,
+			const char *file)
 {
 	struct strbuf what = STRBUF_INIT, lock = STRBUF_INIT;
 	int r;
 
 	strbuf_addf(&what, "cannot check out %s in %s", oid_short(commit, 12),
 		    wt->path);
-	strbuf_addf(&lock, "%sindex.lock", git_repository_path(wt->repo));
+	if (file)
+		strbuf_addstr(&lock, file);
+	else
+		strbuf_addf(&lock, "%sindex.lock",
+			    git_repository_path(wt->repo));
+	if (file)
+		git_error_clear();
 	r = lock_error_git(what.buf, lock.buf);
 	strbuf_release(&what);
 	strbuf_release(&lock);
@@ -322,12 +329,18 @@ static int index_unlocked(struct worktree *wt, const git_oid *commit)
 {
 	struct strbuf lock = STRBUF_INIT;
 	struct stat st;
-	int held;
+	int held, r;
 
 	strbuf_addf(&lock, "%sindex.lock", git_repository_path(wt->repo));
 	held = !stat(lock.buf, &st);
+	if (!held) {
+		strbuf_reset(&lock);
+		strbuf_addf(&lock, "%sHEAD.lock", git_repository_path(wt->repo));
+		held = !stat(lock.buf, &st);
+	}
+	r = held ? index_locked(wt, commit, lock.buf) : 0;
 	strbuf_release(&lock);
-	return held ? index_locked(wt, commit) : 0;
+	return r;
 }
 
 int worktree_checkout(git_repository *repo, struct worktree *wt,
@@ -367,13 +380,18 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 		goto out;
 	}
 	if (recover) {
-		struct strbuf lock = STRBUF_INIT;
+		static const char *const locks[] = { "index.lock", "HEAD.lock" };
+		size_t k;
 
-		/* ours: this respin holds the series' lock */
-		strbuf_addf(&lock, "%sindex.lock",
-			    git_repository_path(wt->repo));
-		unlink(lock.buf);
-		strbuf_release(&lock);
+		/* a killed respin's: this one holds the series' lock */
+		for (k = 0; k < sizeof(locks) / sizeof(*locks); k++) {
+			struct strbuf lock = STRBUF_INIT;
+
+			strbuf_addf(&lock, "%s%s", git_repository_path(wt->repo),
+				    locks[k]);
+			unlink(lock.buf);
+			strbuf_release(&lock);
+		}
 	} else {
 		/* your changes are yours: refuse before touching anything */
 		r = check_clean(wt);
@@ -412,7 +430,7 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 		r = git_repository_set_head_detached(wt->repo, commit);
 	if (r == GIT_ELOCKED) {
 		/* taken meanwhile: half done, finished next time */
-		r = index_locked(wt, commit);
+		r = index_locked(wt, commit, NULL);
 		goto out;
 	}
 	if (r < 0) {

@@ -85,12 +85,13 @@ test_expect_success 'a worktree with your changes is not overwritten' '
 
 test_expect_success 'a checkout a killed respin left half done is finished' '
 	wt=.git/respin/worktrees/a &&
-	lock=$(cd $wt && git rev-parse --absolute-git-dir)/index.lock &&
-	: >"$lock" && : >$wt.checkout &&
+	gd=$(cd $wt && git rev-parse --absolute-git-dir) && lock=$gd/index.lock &&
+	: >"$lock" && : >"$gd/HEAD.lock" && : >$wt.checkout &&
 	echo half >>$wt/mm/compaction.c && echo stray >$wt/mm/stray.c &&
 	respin check a >out 2>err && cat out err &&
 	grep_q "^1 run, 3 reused, 0 failed$" out &&
-	test ! -e $wt.checkout && test ! -e "$lock" && test ! -e $wt/mm/stray.c &&
+	test ! -e $wt.checkout && test ! -e "$lock" && test ! -e "$gd/HEAD.lock" &&
+	test ! -e $wt/mm/stray.c &&
 	test -z "$(git -C $wt status --porcelain)" &&
 	test "$(git -C $wt rev-parse HEAD)" = "$(git rev-parse work)"
 '

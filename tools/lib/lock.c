@@ -164,8 +164,8 @@ int lock_error_git(const char *what, const char *lock)
 	const git_error *e = git_error_last();
 	const char *msg = e && e->message ? e->message : "";
 	const char *q = strchr(msg, '\''), *q2 = q ? strchr(q + 1, '\'') : NULL;
-	char *file = lock ? xstrdup(lock) :
-		     q2 ? xstrndup(q + 1, (size_t)(q2 - q - 1)) : NULL;
+	char *file = q2 ? xstrndup(q + 1, (size_t)(q2 - q - 1)) :
+		     lock ? xstrdup(lock) : NULL;
 
 	if (file) {
 		error("%s: it is locked: %s exists", what, file);

@@ -47,7 +47,7 @@ void lock_release(struct lock_file *lk);
 
 /*
  * For libgit2's GIT_ELOCKED: records a message naming the lock file
- * (lock, or the one libgit2's message names when lock is NULL), saying
+ * (the one libgit2's message names, else lock, which may be NULL), saying
  * what is locked and what to do about it, and returns RESPIN_ERR.
  * what: "cannot update refs/respin/series/k".
  */
