@@ -45,6 +45,15 @@ test_expect_success 'a damaged results index stops the check before anything run
 	test "$(wc -l <"$TRASH/ran")" = 3 && test ! -s out
 '
 
+test_expect_success 'with -j 2 (lint jobs in parallel) too' '
+	git config respin.check.lint2.kind lint &&
+	git config respin.check.lint2.command "cat >/dev/null; echo run >>\"$TRASH/ran\"" &&
+	{ respin check a -j 2 >out 2>err; rc=$?; } && cat out err &&
+	git config --remove-section respin.check.lint2 &&
+	test $rc = 128 && grep_q "is damaged" err &&
+	test "$(wc -l <"$TRASH/ran")" = 3
+'
+
 test_expect_success 'respin results says so too (exit 128)' '
 	{ respin results a >out 2>err; rc=$?; } && cat err &&
 	test $rc = 128 && grep_q "is damaged" err
