@@ -11,6 +11,7 @@
 #include "tools/lib/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
@@ -262,6 +263,51 @@ static void marker_write(struct engine *e, const struct check *c,
 	strbuf_release(&p);
 }
 
+/*
+ * "A build runs here": one cut short (respin killed or interrupted, or
+ * the timeout) leaves it behind, and objects whose warnings were never
+ * recorded, which make would not build again.
+ */
+static void cut_path(struct engine *e, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/.respin-building", e->wt.build_dir);
+}
+
+/* After a cut build, the build directory starts over (.config stays). */
+static int start_over_if_cut(struct engine *e, size_t i, const git_oid *tree,
+			     struct strbuf *log)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int r = 0;
+
+	cut_path(e, &p);
+	if (!stat(p.buf, &st)) {
+		const char *cmd = "find \"$RESPIN_BUILD\" -mindepth 1 -maxdepth 1 "
+				  "! -name .config -exec rm -rf -- {} +";
+		struct run_result res;
+
+		strbuf_addstr(log, "respin: the last build here was cut short; "
+			      "building from scratch (the .config stays)\n");
+		run_result_init(&res);
+		r = run_configured(e, cmd, i, tree, 600, NULL, 0, &res);
+		if (!r && (!res.exited || res.exit_code))
+			r = error("cannot empty %s: %s", e->wt.build_dir,
+				  res.output.buf);
+		run_result_release(&res);
+	}
+	if (!r) {
+		int fd = open(p.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+		if (fd < 0)
+			r = error_errno("cannot make %s", p.buf);
+		else
+			close(fd);
+	}
+	strbuf_release(&p);
+	return r;
+}
+
 /* Paths that differ between two trees, one a line. */
 static int trees_changed(git_repository *repo, const git_oid *a,
 			 const git_oid *b, struct strbuf *out)
@@ -371,6 +417,10 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 	}
 	/* from here on the build directory holds no known tree */
 	marker_write(e, c, NULL);
+	/* (after a cut build there is no marker, so nothing to carry) */
+	r = start_over_if_cut(e, i, tree, &log);
+	if (r < 0)
+		goto out;
 	r = prepare_config(e, i, tree, &log);
 	if (r < 0)
 		goto out;
@@ -420,6 +470,14 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 	 */
 	if (!r && !strcmp(status, "PASS"))
 		marker_write(e, c, tree);
+	if (!r && strcmp(status, "TIMEOUT")) {
+		/* make ran to its end: not cut */
+		struct strbuf p = STRBUF_INIT;
+
+		cut_path(e, &p);
+		unlink(p.buf);
+		strbuf_release(&p);
+	}
 	if (strcmp(status, "PASS"))
 		e->failed++;
 	result_release(&out);
