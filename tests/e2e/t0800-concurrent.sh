@@ -68,7 +68,7 @@ test_expect_success "$ROUNDS staggered pairs without --wait: one stops naming th
 		{ respin check a >o1 2>e1 & } && p1=$! &&
 		sleep 0.1 &&
 		{ respin check a >o2 2>e2 & } && p2=$! &&
-		{ wait $p1; rc1=$?; wait $p2; rc2=$?; } &&
+		rc1=0 && rc2=0 && { wait $p1 || rc1=$?; } && { wait $p2 || rc2=$?; } &&
 		test $rc1 = 0 && grep_q "^3 run, 0 reused, 0 failed$" o1 &&
 		if [ $rc2 = 128 ]; then
 			stopped=$((stopped + 1)) &&
@@ -119,7 +119,7 @@ test_expect_success "$ROUNDS pairs of 'respin track NEW' at once: nothing is los
 		r=$((r + 1)) &&
 		{ respin track new$r --base mm-unstable --tip work >o1 2>e1 & } && p1=$! &&
 		{ respin track new$r --base mm-unstable --tip work~1 >o2 2>e2 & } && p2=$! &&
-		{ wait $p1; rc1=$?; wait $p2; rc2=$?; } &&
+		rc1=0 && rc2=0 && { wait $p1 || rc1=$?; } && { wait $p2 || rc2=$?; } &&
 		for k in 1 2; do
 			eval rc=\$rc$k &&
 			if [ $rc = 128 ]; then

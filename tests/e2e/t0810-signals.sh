@@ -28,9 +28,11 @@ started() {
 	cat "$TRASH/sleep.pid"
 }
 
-# gone PID: the process ends within two seconds.
+# gone PID: the process ends within two seconds (a zombie has ended:
+# only its new parent has not reaped it yet).
 gone() {
-	n=0 && while kill -0 "$1" 2>/dev/null; do
+	n=0 && while kill -0 "$1" 2>/dev/null &&
+		! ps -o stat= -p "$1" | grep -q "^Z"; do
 		n=$((n + 1)) && [ $n -lt 20 ] || { echo "pid $1 still runs:"; ps -o pid,pgid,stat,args -p "$1"; return 1; }
 		sleep 0.1
 	done
@@ -44,7 +46,7 @@ interrupt() {
 	rm -f "$TRASH/sleep.pid" && : >"$TRASH/hang" &&
 	{ env --default-signal=INT,TERM,HUP respin check a >out 2>err & } && p=$! &&
 	sp=$(started) &&
-	kill -$1 $p && { wait $p; rc=$?; } &&
+	kill -$1 $p && rc=0 && { wait $p || rc=$?; } &&
 	cat out err && echo "exit $rc" &&
 	test $rc = $2 &&
 	gone $sp &&
@@ -89,9 +91,9 @@ test_expect_success 'a killed respin: its leftovers keep the series locked, and 
 	rm -f "$TRASH/sleep.pid" && : >"$TRASH/hang" &&
 	{ respin check a >out 2>err & } && p=$! &&
 	sp=$(started) &&
-	kill -KILL $p && { wait $p; true; } &&
+	kill -KILL $p && { wait $p || true; } &&
 	group=$(ps -o pgid= -p $sp | tr -d " ") &&
-	{ respin check a >out 2>err; rc=$?; } && cat err &&
+	rc=0 && { respin check a >out 2>err || rc=$?; } && cat err &&
 	test $rc = 128 &&
 	grep_q "^fatal: series .a.: programs started by an earlier respin (pid $p, gone now, since [0-9:]*) still run in its worktree or build directory (slow at 1/3)$" err &&
 	grep_q "^hint: wait for them to end, or end them with .kill -- -$group.; --wait waits for them$" err &&
@@ -108,7 +110,7 @@ test_expect_success '--wait waits for the holder, then runs' '
 	sp=$(started) && rm -f "$TRASH/hang" &&
 	{ respin check a --wait >out2 2>err2 & } && p2=$! &&
 	sleep 0.5 && kill -0 $p2 &&
-	kill $sp && { wait $p; true; } && { wait $p2; rc=$?; } && cat err2 out2 &&
+	kill $sp && { wait $p || true; } && rc=0 && { wait $p2 || rc=$?; } && cat err2 out2 &&
 	test $rc = 0 &&
 	grep_q "^respin: series .a. is being checked by another respin (pid $p, .respin check a@v1., since [0-9:]*): its worktree and build directory are in use; waiting...$" err2 &&
 	grep_q "^0 run, 3 reused, 0 failed$" out2
@@ -120,7 +122,7 @@ test_expect_success 'a build cut short by a signal: the next one starts over, wa
 		"make O=\"\$RESPIN_BUILD\" -j2 && if [ -e \"$TRASH/hang\" ]; then sleep 300 & echo \$! >\"$TRASH/sleep.pid\"; wait; fi" &&
 	rm -f "$TRASH/sleep.pid" && : >"$TRASH/hang" &&
 	{ env --default-signal=INT respin check a --only build --patch 2 >out 2>err & } && p=$! &&
-	sp=$(started) && kill -INT $p && { wait $p; rc=$?; } && test $rc = 130 &&
+	sp=$(started) && kill -INT $p && rc=0 && { wait $p || rc=$?; } && test $rc = 130 &&
 	gone $sp && test -f .git/respin/build/a/vmlinux &&
 	rm -f "$TRASH/hang" &&
 	respin check a --only build --patch 2 >out 2>err && cat out err &&
@@ -147,7 +149,7 @@ test_expect_success 'a command that exits 0 but leaves a child holding its outpu
 test_expect_success 'a command that exits 1 leaving such a child fails (not TIMEOUT)' '
 	git config respin.check.slow.command \
 		"sleep 60 & echo \$! >\"$TRASH/child.pid\"; exit 1" &&
-	{ respin check a --only slow --patch 1 >out 2>err; rc=$?; } && cat out err &&
+	rc=0 && { respin check a --only slow --patch 1 >out 2>err || rc=$?; } && cat out err &&
 	test $rc = 1 &&
 	respin results a --json >res && grep_q "\"status\": \"FAIL\"" res &&
 	! grep -q TIMEOUT res &&
@@ -158,7 +160,7 @@ test_expect_success 'a command still running at its timeout is TIMEOUT, its grou
 	git config respin.check.slow.command \
 		"sleep 60 & echo \$! >\"$TRASH/child.pid\"; sleep 60" &&
 	git config respin.check.slow.timeout 1 &&
-	{ respin check a --only slow --patch 1 >out 2>err; rc=$?; } && cat out err &&
+	rc=0 && { respin check a --only slow --patch 1 >out 2>err || rc=$?; } && cat out err &&
 	test $rc = 1 && grep_q "^1 run, 0 reused, 1 failed$" out &&
 	gone $(cat "$TRASH/child.pid")
 '

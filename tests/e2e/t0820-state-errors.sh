@@ -24,7 +24,7 @@ test_expect_success 'setup: three results stored' '
 '
 
 test_expect_success 'db-sql reports a missing table, exit 128' '
-	{ "$SQL" $DB "SELECT * FROM nosuch" 2>err; rc=$?; } && cat err &&
+	rc=0 && { "$SQL" $DB "SELECT * FROM nosuch" 2>err || rc=$?; } && cat err &&
 	test $rc = 128 && grep_q "no such table: nosuch" err
 '
 
@@ -38,7 +38,7 @@ test_expect_success 'a damaged results index stops the check before anything run
 	test -n "$page" && test -n "$size" &&
 	perl -e "print chr(255) x 64" |
 		dd of=$DB bs=1 seek=$(( (page - 1) * size )) conv=notrunc 2>/dev/null &&
-	{ respin check a >out 2>err; rc=$?; } && cat out err &&
+	rc=0 && { respin check a >out 2>err || rc=$?; } && cat out err &&
 	test $rc = 128 &&
 	grep_q "^fatal: the results database .*/results.db is damaged (step: database disk image is malformed)$" err &&
 	grep_q "^hint: respin never starts over on its own: move the file away (results will be recomputed) or restore it from a backup$" err &&
@@ -48,14 +48,14 @@ test_expect_success 'a damaged results index stops the check before anything run
 test_expect_success 'with -j 2 (lint jobs in parallel) too' '
 	git config respin.check.lint2.kind lint &&
 	git config respin.check.lint2.command "cat >/dev/null; echo run >>\"$TRASH/ran\"" &&
-	{ respin check a -j 2 >out 2>err; rc=$?; } && cat out err &&
+	rc=0 && { respin check a -j 2 >out 2>err || rc=$?; } && cat out err &&
 	git config --remove-section respin.check.lint2 &&
 	test $rc = 128 && grep_q "is damaged" err &&
 	test "$(wc -l <"$TRASH/ran")" = 3
 '
 
 test_expect_success 'respin results says so too (exit 128)' '
-	{ respin results a >out 2>err; rc=$?; } && cat err &&
+	rc=0 && { respin results a >out 2>err || rc=$?; } && cat err &&
 	test $rc = 128 && grep_q "is damaged" err
 '
 
@@ -69,7 +69,7 @@ test_expect_code 128 'a stale ref lock is named, with what to do' '
 	lock=$PWD/.git/refs/respin/series/a.lock &&
 	: >"$lock" && tick &&
 	echo "int x;" >>mm/vmscan.c && git commit -qam x &&
-	{ respin track a 2>err; rc=$?; } && rm -f "$lock" && cat err &&
+	rc=0 && { respin track a 2>err || rc=$?; } && rm -f "$lock" && cat err &&
 	grep_q "^fatal: cannot update refs/respin/series/a (series .a.): it is locked: $lock exists$" err &&
 	grep_q "^hint: another git or respin is writing it now, or one was killed while it did; if none is running, remove $lock and try again$" err &&
 	exit $rc
@@ -79,7 +79,7 @@ test_expect_code 128 "a lock on the worktree's index is named, with what to do" 
 	respin track a >/dev/null &&
 	lock=$(cd .git/respin/worktrees/a && git rev-parse --absolute-git-dir)/index.lock &&
 	: >"$lock" &&
-	{ respin check a 2>err; rc=$?; } && rm -f "$lock" && cat err &&
+	rc=0 && { respin check a 2>err || rc=$?; } && rm -f "$lock" && cat err &&
 	grep_q "^fatal: cannot check out [0-9a-f]* in .*/.git/respin/worktrees/a: it is locked: $lock exists$" err &&
 	grep_q "^hint: another git or respin is writing it now, or one was killed while it did; if none is running, remove $lock and try again$" err &&
 	exit $rc
@@ -87,7 +87,7 @@ test_expect_code 128 "a lock on the worktree's index is named, with what to do" 
 
 test_expect_success 'a worktree with your changes is not overwritten' '
 	(cd .git/respin/worktrees/a && echo mine >>mm/compaction.c) &&
-	{ respin check a 2>err; rc=$?; } && cat err && test $rc = 128 &&
+	rc=0 && { respin check a 2>err || rc=$?; } && cat err && test $rc = 128 &&
 	grep_q "has changes (mm/compaction.c); respin will not overwrite them" err &&
 	(cd .git/respin/worktrees/a && git checkout -q -- mm/compaction.c)
 '
