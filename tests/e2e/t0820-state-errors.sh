@@ -65,6 +65,27 @@ test_expect_success 'with the database restored, everything is reused' '
 	test "$(wc -l <"$TRASH/ran")" = 3
 '
 
+test_expect_success 'a damaged samples index stops a bench before it runs again' '
+	git config respin.check.speed.kind bench &&
+	git config respin.check.speed.metric t &&
+	git config respin.check.speed.runs 2 &&
+	git config respin.check.speed.command "echo run >>\"$TRASH/benched\"; echo respin-metric: t 1" &&
+	respin check a --only speed >out 2>err && cat out err &&
+	test "$(wc -l <"$TRASH/benched")" = 8 &&
+	cp $DB* "$TRASH/" &&
+	"$SQL" $DB "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	page=$("$SQL" $DB "SELECT rootpage FROM sqlite_master WHERE name = '\''samples_by_key'\''") &&
+	size=$("$SQL" $DB "PRAGMA page_size") &&
+	perl -e "print chr(255) x 64" |
+		dd of=$DB bs=1 seek=$(( (page - 1) * size )) conv=notrunc 2>/dev/null &&
+	git config respin.check.speed.runs 3 &&
+	rc=0 && { respin check a --only speed >out 2>err || rc=$?; } && cat out err &&
+	test $rc = 128 && grep_q "^fatal: the results database .* is damaged" err &&
+	test "$(wc -l <"$TRASH/benched")" = 8 &&
+	rm -f $DB* && cp "$TRASH"/results.db* .git/respin/ &&
+	git config --remove-section respin.check.speed
+'
+
 test_expect_code 128 'a stale ref lock is named, with what to do' '
 	lock=$PWD/.git/refs/respin/series/a.lock &&
 	: >"$lock" && tick &&
