@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * respin check NAME[@vN] [--only C1,C2] [--patch i] [--base-too] [--list]
+ * respin check NAME[@vN] [--only C1,C2] [--patch i] [--base-too] [--wait]
  *
  * Runs each configured check on each patch of a version (and on the
- * base for builds and benches), reusing every stored result.
+ * base for builds and benches), reusing every stored result.  One
+ * respin at a time checks a series (its lock); SIGINT, SIGTERM and
+ * SIGHUP end the running command's process group, record nothing for
+ * it and end respin by the same signal.
  */
 #include "ci/engine.h"
 #include "tools/lib/command.h"
@@ -11,6 +14,7 @@
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/run.h"
 #include "tools/lib/termsafe.h"
 
 #include <stdio.h>
@@ -18,7 +22,7 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>]",
+	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>] [--wait]",
 	"respin check --list [--json]",
 	NULL
 };
@@ -78,7 +82,7 @@ static int list_checks(struct check_list *l, int json)
 int cmd_check(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *only = NULL;
-	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1;
+	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1, wait = 0;
 	int exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING(0, "only", &only, "c1,c2", "run only these checks"),
@@ -87,6 +91,8 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 			 "run tests on the base as well"),
 		OPT_INT('j', "jobs", &jobs, "n",
 			"run up to N checks that need no build at once"),
+		OPT_BOOL(0, "wait", &wait, "wait while another respin checks "
+			 "the series (default: stop, exit 128)"),
 		OPT_BOOL(0, "list", &list, "list the configured checks"),
 		OPT_BOOL(0, "json", &json, "with --list: JSON"),
 		OPT_END()
@@ -139,6 +145,19 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	engine_init(&e, ctx->repo, &s, v, &checks, rs);
 	engine_ready = 1;
+	run_signals_catch();
+	r = engine_lock(&e, 0, NULL);
+	if (r == 1 && wait) {
+		fprintf(stderr, "respin: %s; waiting...\n", error_last());
+		error_clear();
+		r = engine_lock(&e, 1, run_interrupted);
+		if (r == 1 && run_interrupted())
+			r = run_error_interrupted();
+	}
+	if (r == 1)
+		r = RESPIN_ERR;
+	if (r < 0)
+		goto fail;
 	e.progress = ctx->stderr_is_tty;
 	e.only = patch;
 	e.base_too = base_too;
@@ -152,6 +171,14 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 				     TERM_SAFE_LINES);
 		fputs(safe.buf, stderr);
 		strbuf_release(&safe);
+	}
+	if (r < 0 && run_interrupted()) {
+		fprintf(stderr, "respin: %s: the running command's process "
+			"group was ended; nothing was recorded for it\n",
+			term_safe(error_last()));
+		error_clear();
+		r = 128 + run_interrupted();
+		goto out;
 	}
 	if (r < 0)
 		goto fail;

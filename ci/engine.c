@@ -12,6 +12,7 @@
 #include "tools/lib/termsafe.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
@@ -34,12 +35,14 @@ void engine_init(struct engine *e, git_repository *repo, struct series *s,
 	e->only = -1;
 	worktree_init(&e->wt, repo, s->name);
 	strbuf_init(&e->report, 0);
+	strbuf_init(&e->running, 0);
 }
 
 void engine_release(struct engine *e)
 {
 	worktree_release(&e->wt);
 	strbuf_release(&e->report);
+	strbuf_release(&e->running);
 }
 
 const git_oid *engine_commit(const struct series_version *v, size_t i)
@@ -157,6 +160,25 @@ static void add_env(char **env, size_t *n, const char *fmt, ...)
 	env[(*n)++] = strbuf_detach(&sb, NULL);
 }
 
+int engine_lock(struct engine *e, int wait, int (*stop)(void))
+{
+	struct strbuf what = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&what, "respin check %s@v%d", e->s->name, e->v->number);
+	r = worktree_lock(&e->wt, what.buf, wait, stop);
+	strbuf_release(&what);
+	return r;
+}
+
+/* Says in the series' lock what runs now, for whoever waits for it. */
+static void note_group(long group, void *data)
+{
+	struct engine *e = data;
+
+	worktree_lock_note(&e->wt, e->running.buf, group);
+}
+
 /* Runs "sh -c COMMAND" in the worktree with respin's variables. */
 static int run_configured(struct engine *e, const char *command, size_t i,
 			  const git_oid *tree, double timeout,
@@ -182,6 +204,10 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 	o.timeout = timeout;
 	o.input = input;
 	o.input_len = input_len;
+	if (!e->parallel) {
+		o.started = note_group;
+		o.data = e;
+	}
 	r = run_program(&o, res);
 	while (n)
 		free(env[--n]);
@@ -237,6 +263,51 @@ static void marker_write(struct engine *e, const struct check *c,
 		fclose(f);
 	}
 	strbuf_release(&p);
+}
+
+/*
+ * "A build runs here": one cut short (respin killed or interrupted, or
+ * the timeout) leaves it behind, and objects whose warnings were never
+ * recorded, which make would not build again.
+ */
+static void cut_path(struct engine *e, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/.respin-building", e->wt.build_dir);
+}
+
+/* After a cut build, the build directory starts over (.config stays). */
+static int start_over_if_cut(struct engine *e, size_t i, const git_oid *tree,
+			     struct strbuf *log)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int r = 0;
+
+	cut_path(e, &p);
+	if (!stat(p.buf, &st)) {
+		const char *cmd = "find \"$RESPIN_BUILD\" -mindepth 1 -maxdepth 1 "
+				  "! -name .config -exec rm -rf -- {} +";
+		struct run_result res;
+
+		strbuf_addstr(log, "respin: the last build here was cut short; "
+			      "building from scratch (the .config stays)\n");
+		run_result_init(&res);
+		r = run_configured(e, cmd, i, tree, 600, NULL, 0, &res);
+		if (!r && (!res.exited || res.exit_code))
+			r = error("cannot empty %s: %s", e->wt.build_dir,
+				  res.output.buf);
+		run_result_release(&res);
+	}
+	if (!r) {
+		int fd = open(p.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+		if (fd < 0)
+			r = error_errno("cannot make %s", p.buf);
+		else
+			close(fd);
+	}
+	strbuf_release(&p);
+	return r;
 }
 
 /* Paths that differ between two trees, one a line. */
@@ -333,7 +404,10 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 		struct result pr;
 
 		strbuf_addf(&prevkey, "tree:%s", oid_short(&built, 40));
-		if (!results_get(e->rs, c->hash, prevkey.buf, &pr)) {
+		r = results_get(e->rs, c->hash, prevkey.buf, &pr);
+		if (r < 0 && r != RESPIN_ENOTFOUND)
+			goto out;
+		if (!r) {
 			warning_set_parse_lines(&prev, pr.details ? pr.details : "");
 			have_prev = 1;
 			result_release(&pr);
@@ -343,6 +417,12 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 			}
 		}
 	}
+	/* from here on the build directory holds no known tree */
+	marker_write(e, c, NULL);
+	/* (after a cut build there is no marker, so nothing to carry) */
+	r = start_over_if_cut(e, i, tree, &log);
+	if (r < 0)
+		goto out;
 	r = prepare_config(e, i, tree, &log);
 	if (r < 0)
 		goto out;
@@ -384,10 +464,22 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 	warning_set_format(&all, &details);
 	set_result(&out, c, key, status, summary.buf, res.seconds);
 	out.details = strbuf_detach(&details, NULL);
-	/* a failed or cut build leaves the directory in an unknown state */
-	marker_write(e, c, !strcmp(status, "PASS") ? tree : NULL);
 	if (strcmp(status, "TIMEOUT"))
 		r = results_put(e->rs, &out, log.buf, log.len);
+	/*
+	 * Only a build that passed and was stored says what the directory
+	 * holds: a failed or cut one leaves it in an unknown state.
+	 */
+	if (!r && !strcmp(status, "PASS"))
+		marker_write(e, c, tree);
+	if (!r && strcmp(status, "TIMEOUT")) {
+		/* make ran to its end: not cut */
+		struct strbuf p = STRBUF_INIT;
+
+		cut_path(e, &p);
+		unlink(p.buf);
+		strbuf_release(&p);
+	}
 	if (strcmp(status, "PASS"))
 		e->failed++;
 	result_release(&out);
@@ -554,7 +646,10 @@ static int lint_in_parallel(struct engine *e)
 					    &lj->tree);
 			if (r < 0)
 				break;
-			if (!results_get(e->rs, c->hash, lj->key.buf, &old)) {
+			r = results_get(e->rs, c->hash, lj->key.buf, &old);
+			if (r < 0 && r != RESPIN_ENOTFOUND)
+				break;
+			if (!r) {
 				e->reused++;
 				if (strcmp(old.status, "PASS"))
 					e->failed++;
@@ -568,6 +663,9 @@ static int lint_in_parallel(struct engine *e)
 		}
 	}
 	/* N at a time; the worktree stays where it is meanwhile */
+	e->parallel = 1;
+	if (!r)
+		worktree_lock_note(&e->wt, "lint jobs in parallel", 0);
 	for (start = 0; !r && start < nr; start += (size_t)e->jobs) {
 		pthread_t *t = xcalloc((size_t)e->jobs, sizeof(*t));
 		int *made = xcalloc((size_t)e->jobs, sizeof(*made));
@@ -583,7 +681,12 @@ static int lint_in_parallel(struct engine *e)
 				pthread_join(t[k], NULL);
 		free(t);
 		free(made);
+		/* a job that could not run (or was interrupted) stops all */
+		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
+			if (jobs[start + k].r < 0 && !r)
+				r = jobs[start + k].r;
 	}
+	e->parallel = 0;
 	for (k = 0; k < nr; k++) {
 		struct lint_job *lj = &jobs[k];
 
@@ -763,16 +866,15 @@ static int bench_samples(struct engine *e, const struct check *c, size_t i,
 	return r;
 }
 
-/* How many more runs position i of a bench needs (0: decided). */
+/* How many more runs position i of a bench needs (0: decided, <0: error). */
 static int bench_more(struct engine *e, const struct check *c, size_t i)
 {
 	struct stats_samples base = STATS_SAMPLES_INIT, patch = STATS_SAMPLES_INIT;
 	int more = 0;
 
-	if (bench_samples(e, c, 0, &base) < 0 ||
-	    (i && bench_samples(e, c, i, &patch) < 0)) {
-		error_clear();
-		more = c->min_runs;
+	if ((more = bench_samples(e, c, 0, &base)) < 0 ||
+	    (i && (more = bench_samples(e, c, i, &patch)) < 0)) {
+		/* a database error: stop, never take it as "no samples" */
 	} else if (!i) {
 		more = base.nr < (size_t)c->min_runs ?
 		       c->min_runs - (int)base.nr : 0;
@@ -796,7 +898,7 @@ static int run_bench(struct engine *e, const struct check *c, size_t i,
 	struct run_result res;
 	struct result out;
 	double total = 0;
-	int more, r = 0, runs = 0;
+	int more = 0, r = 0, runs = 0;
 
 	while (r >= 0 && (more = bench_more(e, c, i)) > 0) {
 		double *vals = xcalloc((size_t)more, sizeof(*vals));
@@ -842,19 +944,22 @@ static int run_bench(struct engine *e, const struct check *c, size_t i,
 			got++;
 			run_result_release(&res);
 		}
-		if (got)
+		if (got && r >= 0)
 			r = results_samples_add(e->rs, c->hash, key, vals,
 						(size_t)got);
 		free(vals);
 	}
+	if (more < 0)
+		r = more;
 	if (r >= 0) {
 		struct stats_samples s = STATS_SAMPLES_INIT;
 
-		bench_samples(e, c, i, &s);
+		r = bench_samples(e, c, i, &s);
 		strbuf_addf(&summary, "n=%zu mean=%g", s.nr,
 			    stats_mean(s.v, s.nr));
 		set_result(&out, c, key, "PASS", summary.buf, total);
-		r = results_put(e->rs, &out, log.buf, log.len);
+		if (r >= 0)
+			r = results_put(e->rs, &out, log.buf, log.len);
 		result_release(&out);
 		stats_samples_release(&s);
 	}
@@ -929,16 +1034,29 @@ int engine_run(struct engine *e)
 				continue;
 			if (c->kind == CHECK_LINT && e->jobs > 1)
 				continue;	/* done by lint_in_parallel() */
+			if (run_interrupted()) {
+				r = run_error_interrupted();
+				break;
+			}
 			r = engine_key(e->repo, e->v, c, i, &key);
 			if (r < 0)
 				break;
-			if (c->kind == CHECK_BENCH && !bench_more(e, c, i)) {
-				e->reused++;
-				strbuf_release(&key);
-				continue;
+			if (c->kind == CHECK_BENCH) {
+				r = bench_more(e, c, i);
+				if (r <= 0) {
+					e->reused += !r;
+					strbuf_release(&key);
+					continue;
+				}
+				r = 0;
+			} else {
+				r = results_get(e->rs, c->hash, key.buf, &old);
+				if (r < 0 && r != RESPIN_ENOTFOUND) {
+					strbuf_release(&key);
+					break;
+				}
 			}
-			if (c->kind != CHECK_BENCH &&
-			    !results_get(e->rs, c->hash, key.buf, &old)) {
+			if (!r && c->kind != CHECK_BENCH) {
 				e->reused++;
 				if (strcmp(old.status, "PASS"))
 					e->failed++;
@@ -960,6 +1078,8 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 {
 	int r;
 
+	strbuf_reset(&e->running);
+	strbuf_addf(&e->running, "%s at %zu/%zu", c->name, i, e->v->nr_patches);
 	progress(e, i, c, "checking out");
 	r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, i));
 	if (r < 0)

@@ -29,12 +29,20 @@ struct engine {
 	int jobs;		/* -j: lint jobs at once (they need no build) */
 	size_t ran, reused, failed, errors;
 	struct strbuf report;	/* one line per failure, for the command */
+	struct strbuf running;	/* "build at 2/3", noted in the lock */
+	int parallel;		/* lint jobs run in threads now */
 };
 
 void engine_init(struct engine *e, git_repository *repo, struct series *s,
 		 struct series_version *v, struct check_list *checks,
 		 struct results *rs);
 void engine_release(struct engine *e);
+/*
+ * Takes the series' lock first (see worktree_lock()): 0 taken, 1 held
+ * by another (message recorded), <0 errors.
+ */
+int engine_lock(struct engine *e, int wait, int (*stop)(void));
+/* Stops, recording nothing more, when run_interrupted() says so. */
 int engine_run(struct engine *e);
 
 /* The commit at position i (0 = the base). */

@@ -5,9 +5,13 @@
 #include "tools/lib/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 void worktree_init(struct worktree *wt, git_repository *repo,
 		   const char *series)
@@ -21,14 +25,19 @@ void worktree_init(struct worktree *wt, git_repository *repo,
 	strbuf_addf(&sb, "%srespin/build/%s",
 		    git_repository_commondir(repo), series);
 	wt->build_dir = strbuf_detach(&sb, NULL);
+	wt->lock.fd = -1;
+	wt->series = xstrdup(series);
 }
 
 void worktree_release(struct worktree *wt)
 {
+	lock_release(&wt->lock);
 	free(wt->path);
 	free(wt->build_dir);
+	free(wt->series);
 	git_repository_free(wt->repo);
 	memset(wt, 0, sizeof(*wt));
+	wt->lock.fd = -1;
 }
 
 static int mkdirs(const char *path)
@@ -52,6 +61,98 @@ static int mkdirs(const char *path)
 	return r;
 }
 
+int worktree_lock(struct worktree *wt, const char *what, int wait,
+		  int (*stop)(void))
+{
+	struct strbuf path = STRBUF_INIT, when = STRBUF_INIT;
+	struct lock_holder h;
+	char *dir = xstrdup(wt->path), *slash = strrchr(dir, '/');
+	int r;
+
+	*slash = '\0';
+	r = mkdirs(dir);
+	free(dir);
+	if (r < 0)
+		return r;
+	strbuf_addf(&path, "%s.lock", wt->path);
+	r = lock_take(&wt->lock, path.buf, what, wait, stop, &h);
+	if (r != 1) {
+		strbuf_release(&path);
+		return r;
+	}
+	if (h.since) {
+		time_t t = (time_t)h.since;
+		struct tm tm;
+		char buf[32];
+
+		localtime_r(&t, &tm);
+		strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+		strbuf_addf(&when, ", since %s", buf);
+	}
+	if (!h.pid) {
+		error("series '%s' is in use by another process: %s is locked",
+		      wt->series, path.buf);
+		error_hint("wait for it to finish, or give --wait to wait for "
+			   "it; respin never shares a series' worktree and "
+			   "build directory");
+	} else if (h.alive) {
+		error("series '%s' is being checked by another respin (pid %ld"
+		      "%s%s%s%s): its worktree and build directory are in use",
+		      wt->series, (long)h.pid, h.what ? ", '" : "",
+		      h.what ? h.what : "", h.what ? "'" : "", when.buf);
+		error_hint("wait for it to finish, or give --wait to wait for "
+			   "it; 'kill %ld' stops it", (long)h.pid);
+	} else {
+		error("series '%s': programs started by an earlier respin "
+		      "(pid %ld, gone now%s) still run in its worktree or build "
+		      "directory%s%s%s", wt->series, (long)h.pid, when.buf,
+		      h.running ? " (" : "", h.running ? h.running : "",
+		      h.running ? ")" : "");
+		if (h.group > 0)
+			error_hint("wait for them to end, or end them with "
+				   "'kill -- -%ld'; --wait waits for them",
+				   (long)h.group);
+		else
+			error_hint("wait for them to end, or end them (they "
+				   "hold %s open); --wait waits for them",
+				   path.buf);
+	}
+	lock_holder_release(&h);
+	strbuf_release(&path);
+	strbuf_release(&when);
+	return 1;
+}
+
+void worktree_lock_note(struct worktree *wt, const char *running, long group)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (running)
+		strbuf_addf(&sb, "running %s\n", running);
+	if (group > 0)
+		strbuf_addf(&sb, "group %ld\n", group);
+	lock_note(&wt->lock, sb.buf);
+	strbuf_release(&sb);
+}
+
+static int run_git(const char *const *argv, const char *what)
+{
+	struct run_opts o = { 0 };
+	struct run_result res;
+	int r;
+
+	o.argv = argv;
+	o.timeout = 600;
+	run_result_init(&res);
+	r = run_program(&o, &res);
+	if (!r && (!res.exited || res.exit_code)) {
+		strbuf_rtrim(&res.output);
+		r = error("%s: %s", what, res.output.buf);
+	}
+	run_result_release(&res);
+	return r;
+}
+
 static int worktree_create(git_repository *repo, struct worktree *wt,
 			   const git_oid *commit)
 {
@@ -60,8 +161,7 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 			       git_repository_path(repo), "worktree", "add",
 			       "--detach", "-f", wt->path,
 			       oid_short(commit, GIT_OID_HEXSZ), NULL };
-	struct run_opts o = { 0 };
-	struct run_result res;
+	struct strbuf what = STRBUF_INIT;
 	char *parent = xstrdup(wt->path), *slash = strrchr(parent, '/');
 	int r;
 
@@ -70,16 +170,36 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 	free(parent);
 	if (r < 0)
 		return r;
-	o.argv = argv;
-	o.timeout = 600;
-	run_result_init(&res);
-	r = run_program(&o, &res);
-	if (!r && (!res.exited || res.exit_code)) {
-		strbuf_rtrim(&res.output);
-		r = error("cannot make the worktree %s: %s", wt->path,
-			  res.output.buf);
-	}
-	run_result_release(&res);
+	strbuf_addf(&what, "cannot make the worktree %s", wt->path);
+	r = run_git(argv, what.buf);
+	strbuf_release(&what);
+	return r;
+}
+
+/*
+ * A worktree that a killed respin left half made or half checked out
+ * is respin's own: it goes, to be made again.
+ */
+static int worktree_discard(git_repository *repo, struct worktree *wt)
+{
+	const char *top = git_repository_workdir(repo);
+	const char *dir = top ? top : git_repository_path(repo);
+	const char *rm[] = { "git", "-C", dir, "worktree", "remove", "--force",
+			     "--force", wt->path, NULL };
+	const char *rmrf[] = { "rm", "-rf", "--", wt->path, NULL };
+	const char *prune[] = { "git", "-C", dir, "worktree", "prune", NULL };
+	struct stat st;
+	int r;
+
+	git_repository_free(wt->repo);
+	wt->repo = NULL;
+	if (run_git(rm, "cannot remove the worktree") < 0)
+		error_clear();
+	r = 0;
+	if (!stat(wt->path, &st))
+		r = run_git(rmrf, "cannot remove the half-made worktree");
+	if (!r)
+		r = run_git(prune, "cannot prune worktrees");
 	return r;
 }
 
@@ -173,52 +293,158 @@ out:
 	return r;
 }
 
+static int marker_make(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return error_errno("cannot make %s", path);
+	close(fd);
+	return 0;
+}
+
+static int index_locked(struct worktree *wt, const git_oid *commit,
+			const char *file)
+{
+	struct strbuf what = STRBUF_INIT, lock = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&what, "cannot check out %s in %s", oid_short(commit, 12),
+		    wt->path);
+	if (file)
+		strbuf_addstr(&lock, file);
+	else
+		strbuf_addf(&lock, "%sindex.lock",
+			    git_repository_path(wt->repo));
+	if (file)
+		git_error_clear();
+	r = lock_error_git(what.buf, lock.buf);
+	strbuf_release(&what);
+	strbuf_release(&lock);
+	return r;
+}
+
+/* Someone else's git in the worktree: stop before writing a file. */
+static int index_unlocked(struct worktree *wt, const git_oid *commit)
+{
+	struct strbuf lock = STRBUF_INIT;
+	struct stat st;
+	int held, r;
+
+	strbuf_addf(&lock, "%sindex.lock", git_repository_path(wt->repo));
+	held = !stat(lock.buf, &st);
+	if (!held) {
+		strbuf_reset(&lock);
+		strbuf_addf(&lock, "%sHEAD.lock", git_repository_path(wt->repo));
+		held = !stat(lock.buf, &st);
+	}
+	r = held ? index_locked(wt, commit, lock.buf) : 0;
+	strbuf_release(&lock);
+	return r;
+}
+
 int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit)
 {
 	git_checkout_options co = GIT_CHECKOUT_OPTIONS_INIT;
-	struct strbuf lines = STRBUF_INIT;
+	struct strbuf lines = STRBUF_INIT, marker = STRBUF_INIT;
 	git_strarray paths = { NULL, 0 };
 	git_commit *c = NULL;
 	struct stat st;
-	int r;
+	int r, recover;
 
 	if (!git_oid_is_zero(&wt->at) && git_oid_equal(&wt->at, commit))
 		return 0;
-	if (stat(wt->path, &st) < 0) {
-		r = worktree_create(repo, wt, commit);
+	/* "a checkout is under way": a killed one leaves it behind */
+	strbuf_addf(&marker, "%s.checkout", wt->path);
+	recover = !stat(marker.buf, &st);
+	if (recover && !stat(wt->path, &st) &&
+	    (wt->repo || git_repository_open(&wt->repo, wt->path) < 0)) {
+		git_error_clear();
+		r = worktree_discard(repo, wt);
 		if (r < 0)
-			return r;
+			goto out;
 	}
-	if (mkdirs(wt->build_dir) < 0)
-		return -1;
-	if (!wt->repo && git_repository_open(&wt->repo, wt->path) < 0)
-		return error_git("cannot open the worktree %s", wt->path);
-	r = check_clean(wt);
+	if (stat(wt->path, &st) < 0) {
+		r = marker_make(marker.buf);
+		if (!r)
+			r = worktree_create(repo, wt, commit);
+		if (r < 0)
+			goto out;
+	}
+	r = mkdirs(wt->build_dir);
 	if (r < 0)
-		return r;
-	if (git_commit_lookup(&c, wt->repo, commit) < 0)
-		return error_git("cannot read commit %s", oid_short(commit, 12));
-	/*
-	 * A safe checkout from HEAD of only the paths that differ between
-	 * the two trees: files the same in both are not even looked at,
-	 * so their timestamps stay (make skips them) and a kernel tree's
-	 * 75,000 files are not scanned again.
-	 */
-	r = changed_pathspec(wt->repo, c, &lines, &paths);
-	co.checkout_strategy = GIT_CHECKOUT_SAFE |
-			       GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
-	co.paths = paths;
-	if (!r && paths.count)
+		goto out;
+	if (!wt->repo && git_repository_open(&wt->repo, wt->path) < 0) {
+		r = error_git("cannot open the worktree %s", wt->path);
+		goto out;
+	}
+	if (recover) {
+		static const char *const locks[] = { "index.lock", "HEAD.lock" };
+		size_t k;
+
+		/* a killed respin's: this one holds the series' lock */
+		for (k = 0; k < sizeof(locks) / sizeof(*locks); k++) {
+			struct strbuf lock = STRBUF_INIT;
+
+			strbuf_addf(&lock, "%s%s", git_repository_path(wt->repo),
+				    locks[k]);
+			unlink(lock.buf);
+			strbuf_release(&lock);
+		}
+	} else {
+		/* your changes are yours: refuse before touching anything */
+		r = check_clean(wt);
+		if (!r)
+			r = index_unlocked(wt, commit);
+		if (!r)
+			r = marker_make(marker.buf);
+		if (r < 0)
+			goto out;
+	}
+	if (git_commit_lookup(&c, wt->repo, commit) < 0) {
+		r = error_git("cannot read commit %s", oid_short(commit, 12));
+		goto out;
+	}
+	if (recover) {
+		/* the whole tree, by force: what is there is half done */
+		co.checkout_strategy = GIT_CHECKOUT_FORCE |
+				       GIT_CHECKOUT_REMOVE_UNTRACKED;
 		r = git_checkout_tree(wt->repo, (git_object *)c, &co);
+	} else {
+		/*
+		 * A safe checkout from HEAD of only the paths that differ
+		 * between the two trees: files the same in both are not
+		 * even looked at, so their timestamps stay (make skips
+		 * them) and a kernel tree's 75,000 files are not scanned
+		 * again.
+		 */
+		r = changed_pathspec(wt->repo, c, &lines, &paths);
+		co.checkout_strategy = GIT_CHECKOUT_SAFE |
+				       GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+		co.paths = paths;
+		if (!r && paths.count)
+			r = git_checkout_tree(wt->repo, (git_object *)c, &co);
+	}
 	if (!r)
 		r = git_repository_set_head_detached(wt->repo, commit);
+	if (r == GIT_ELOCKED) {
+		/* taken meanwhile: half done, finished next time */
+		r = index_locked(wt, commit, NULL);
+		goto out;
+	}
+	if (r < 0) {
+		r = error_git("cannot check out %s in %s",
+			      oid_short(commit, 12), wt->path);
+		goto out;
+	}
+	git_oid_cpy(&wt->at, commit);
+	if (unlink(marker.buf) < 0)
+		r = error_errno("cannot remove %s", marker.buf);
+out:
 	git_commit_free(c);
 	free(paths.strings);
 	strbuf_release(&lines);
-	if (r < 0)
-		return error_git("cannot check out %s in %s",
-				 oid_short(commit, 12), wt->path);
-	git_oid_cpy(&wt->at, commit);
-	return 0;
+	strbuf_release(&marker);
+	return r;
 }

@@ -3,6 +3,7 @@
 #define RESPIN_CI_WORKTREE_H
 
 #include <git2.h>
+#include "tools/lib/lock.h"
 #include "tools/lib/strbuf.h"
 
 /*
@@ -16,6 +17,8 @@ struct worktree {
 	char *build_dir;
 	git_repository *repo;	/* opened lazily */
 	git_oid at;		/* the commit checked out, zero if unknown */
+	struct lock_file lock;	/* NAME.lock beside the worktree */
+	char *series;
 };
 
 void worktree_init(struct worktree *wt, git_repository *repo,
@@ -23,8 +26,25 @@ void worktree_init(struct worktree *wt, git_repository *repo,
 void worktree_release(struct worktree *wt);
 
 /*
+ * Takes the series' lock (.git/respin/worktrees/NAME.lock): one respin
+ * at a time uses a series' worktree and build directory.  Returns 0
+ * when taken; 1 when another process holds it, with a message naming
+ * the holder and what to do; <0 on errors.  With wait, waits for it
+ * until stop() (may be NULL) says to give up, then returns 1.  what
+ * says who takes it ("respin check k@v2").  Released by
+ * worktree_release(), or by the kernel when respin dies.
+ */
+int worktree_lock(struct worktree *wt, const char *what, int wait,
+		  int (*stop)(void));
+/* Notes in the lock what is running now (shown to whoever waits). */
+void worktree_lock_note(struct worktree *wt, const char *running,
+			long group);
+
+/*
  * Checks out commit into the worktree (made on first use).  Refuses,
  * naming the files, when the worktree has changes to tracked files.
+ * A checkout that a killed respin left half done (NAME.checkout says
+ * so) is finished by force: those changes were respin's own.
  */
 int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/store.h"
 #include "tools/lib/error.h"
+#include "tools/lib/lock.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
@@ -805,20 +806,42 @@ int series_save_many(git_repository *repo, struct series *s,
 		error_git("cannot write the series commit");
 		goto out;
 	}
-	if (git_oid_is_zero(&s->meta))
-		r = git_reference_create(&ref, repo, refname.buf, &commit_oid,
-					 0, message);
-	else
+	/*
+	 * Compare-and-swap under the ref's lock, creation too: a zero
+	 * "current" means "must not exist yet".  (libgit2's create with
+	 * force=0 looks for the ref before it takes the lock, so two at
+	 * once could both create it and one would be lost.)
+	 */
+	for (i = 0; i < 100; i++) {
 		r = git_reference_create_matching(&ref, repo, refname.buf,
 						  &commit_oid, 1, &s->meta,
 						  message);
+		/* another writer holds the ref's lock for a moment */
+		if (r != GIT_ELOCKED)
+			break;
+		usleep(10000);
+	}
 	if (r < 0) {
-		if (r == GIT_EEXISTS || r == GIT_EMODIFIED)
+		if ((r == GIT_EEXISTS || r == GIT_EMODIFIED) &&
+		    git_oid_is_zero(&s->meta)) {
+			error("series '%s' was created by someone else while "
+			      "respin worked; nothing was recorded", s->name);
+			error_hint("'respin show %s' shows it; run the command "
+				   "again to add to it", s->name);
+		} else if (r == GIT_EEXISTS || r == GIT_EMODIFIED) {
 			error("series '%s' was changed by someone else while "
 			      "respin worked; nothing was recorded, try again",
 			      s->name);
-		else
+		} else if (r == GIT_ELOCKED) {
+			struct strbuf what = STRBUF_INIT;
+
+			strbuf_addf(&what, "cannot update %s (series '%s')",
+				    refname.buf, s->name);
+			lock_error_git(what.buf, NULL);
+			strbuf_release(&what);
+		} else {
 			error_git("cannot update %s", refname.buf);
+		}
 		r = -1;
 		goto out;
 	}

@@ -11,8 +11,10 @@
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/run.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -163,5 +165,18 @@ run:
 out:
 	git_repository_free(ctx.repo);
 	git_libgit2_shutdown();
+	if (run_interrupted()) {
+		/*
+		 * Cleaned up: end by the signal itself, so that a shell
+		 * or make that ran respin knows it was interrupted (the
+		 * shell shows 128 + the signal: 130, 143, 129).
+		 */
+		int sig = run_interrupted();
+
+		fflush(stderr);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return r;
 }

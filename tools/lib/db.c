@@ -169,6 +169,11 @@ int db_reset(struct db_stmt *st)
 	return 0;
 }
 
+int db_column_count(struct db_stmt *st)
+{
+	return sqlite3_column_count(st->s);
+}
+
 const char *db_column_text(struct db_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st->s, i);

@@ -37,6 +37,7 @@ int db_bind_double(struct db_stmt *st, int i, double v);
 /* 1 when a row is ready, 0 when done, negative on errors. */
 int db_step(struct db_stmt *st);
 int db_reset(struct db_stmt *st);
+int db_column_count(struct db_stmt *st);
 const char *db_column_text(struct db_stmt *st, int i);	/* NULL for NULL */
 const void *db_column_blob(struct db_stmt *st, int i, size_t *len);
 int64_t db_column_int(struct db_stmt *st, int i);

@@ -68,15 +68,93 @@ static void keep_tail(struct strbuf *out, size_t max)
 	}
 }
 
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+	if (!caught)
+		caught = sig;
+}
+
+void run_signals_catch(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++) {
+		struct sigaction old, sa;
+
+		if (sigaction(sigs[i], NULL, &old) < 0 ||
+		    old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int run_interrupted(void)
+{
+	return caught;
+}
+
+int run_error_interrupted(void)
+{
+	int sig = caught;
+
+	return error("interrupted by %s", sig == SIGINT ? "SIGINT" :
+		     sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
+		     "a signal");
+}
+
+/* Ending a process group: SIGTERM, then SIGKILL two seconds later. */
+struct group {
+	pid_t pid;
+	int ending;
+	double kill_at;
+};
+
+static void group_end(struct group *g, double t)
+{
+	if (g->ending)
+		return;
+	kill(-g->pid, SIGTERM);
+	g->ending = 1;
+	g->kill_at = t + 2;
+}
+
+static void group_tick(struct group *g, double t)
+{
+	if (g->ending && t >= g->kill_at) {
+		kill(-g->pid, SIGKILL);
+		g->kill_at = t + 3600;
+	}
+}
+
+/* Whether the leader has exited; it stays a zombie (its pid reserved). */
+static int leader_exited(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       si.si_pid == pid;
+}
+
 int run_program(const struct run_opts *o, struct run_result *res)
 {
 	int out[2], in[2] = { -1, -1 }, status = 0;
 	size_t written = 0, max = o->max_output ? o->max_output : 64 << 20;
 	double start = now(), deadline = o->timeout > 0 ? start + o->timeout : 0;
-	int killed = 0, out_open = 1;
-	double kill_time = 0;
+	double grace_end = 0;
+	int out_open = 1, leader_done = 0, timed_out = 0, interrupted = 0;
+	struct group g = { 0 };
 	pid_t pid;
 
+	if (caught)
+		return run_error_interrupted();
 	/* close-on-exec: a job started by another thread must not hold these */
 	if (pipe2(out, O_CLOEXEC) < 0)
 		return error_errno("cannot make a pipe");
@@ -107,6 +185,9 @@ int run_program(const struct run_opts *o, struct run_result *res)
 		child(o, in[0], out[1]);
 	}
 	setpgid(pid, pid);	/* also here: no race with the child */
+	g.pid = pid;
+	if (o->started)
+		o->started((long)pid, o->data);
 	close(out[1]);
 	if (in[0] >= 0)
 		close(in[0]);
@@ -119,22 +200,28 @@ int run_program(const struct run_opts *o, struct run_result *res)
 
 	while (out_open) {
 		struct pollfd fds[2];
-		int nfds = 0, ms = -1;
+		int nfds = 0, ms = 100;
 		double t = now();
 
-		if (deadline && !killed && t >= deadline) {
-			kill(-pid, SIGTERM);
-			killed = 1;
-			kill_time = t + 2;
+		if (!leader_done && leader_exited(pid)) {
+			/* what it left holding the output gets a second */
+			leader_done = 1;
+			grace_end = t + 1;
 		}
-		if (killed && t >= kill_time) {
-			kill(-pid, SIGKILL);
-			kill_time = t + 3600;
+		if (caught && !interrupted) {
+			interrupted = 1;
+			group_end(&g, t);
 		}
-		if (deadline && !killed)
+		if (!leader_done && deadline && t >= deadline && !g.ending) {
+			timed_out = 1;
+			group_end(&g, t);
+		}
+		if (leader_done && t >= grace_end)
+			group_end(&g, t);
+		group_tick(&g, t);
+		if (deadline && !g.ending && !leader_done &&
+		    (deadline - t) * 1000 < ms)
 			ms = (int)((deadline - t) * 1000) + 1;
-		else if (killed)
-			ms = 200;
 		fds[nfds].fd = out[0];
 		fds[nfds++].events = POLLIN;
 		if (in[1] >= 0) {
@@ -177,27 +264,36 @@ int run_program(const struct run_opts *o, struct run_result *res)
 	close(out[0]);
 	if (in[1] >= 0)
 		close(in[1]);
-	/* the group may outlive the leader's pipe: end it all */
-	while (waitpid(pid, &status, deadline ? WNOHANG : 0) == 0) {
-		if (deadline && now() >= deadline && !killed) {
-			kill(-pid, SIGTERM);
-			killed = 1;
-			kill_time = now() + 2;
+	/* the leader may outlive its output */
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		double t = now();
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (caught && !interrupted) {
+			interrupted = 1;
+			group_end(&g, t);
 		}
-		if (killed && now() >= kill_time)
-			kill(-pid, SIGKILL);
+		if (deadline && t >= deadline && !g.ending) {
+			timed_out = 1;
+			group_end(&g, t);
+		}
+		group_tick(&g, t);
 		usleep(20000);
 	}
 	/* nothing of the job may outlive it: strays, or all on a timeout */
 	kill(-pid, SIGKILL);
 	res->seconds = now() - start;
-	res->timed_out = killed;
+	res->timed_out = timed_out;
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
 		res->signal = WTERMSIG(status);
 	}
+	if (interrupted)
+		return run_error_interrupted();
 	return 0;
 }
 

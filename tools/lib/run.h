@@ -18,6 +18,9 @@ struct run_opts {
 	size_t input_len;
 	double timeout;			/* seconds; 0 = none */
 	size_t max_output;		/* keep at most this much (tail); 0 = 64 MiB */
+	/* called with the process group of the program once it started */
+	void (*started)(long group, void *data);
+	void *data;
 };
 
 struct run_result {
@@ -32,8 +35,28 @@ struct run_result {
 void run_result_init(struct run_result *r);
 void run_result_release(struct run_result *r);
 
-/* Runs; returns 0 when it ran (whatever it exited with), <0 if not. */
+/*
+ * Runs; returns 0 when it ran (whatever it exited with), <0 if not.
+ * The program's own exit decides: when it has exited, what it left
+ * running (a child holding its output open) gets a second, then the
+ * whole group is killed.  When respin is interrupted (see
+ * run_signals_catch()), the group is ended (SIGTERM, SIGKILL two
+ * seconds later) and it returns <0, "interrupted".
+ */
 int run_program(const struct run_opts *o, struct run_result *res);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP (unless they were ignored when respin
+ * started, as nohup does) no longer end respin at once: they are
+ * noted, the running program's process group is ended, and
+ * run_interrupted() says which signal came, so that the caller stops,
+ * records nothing for the cut run, and exits by the same signal.
+ */
+void run_signals_catch(void);
+/* The signal that interrupted respin, or 0. */
+int run_interrupted(void);
+/* Records "interrupted by SIGxxx" and returns RESPIN_ERR. */
+int run_error_interrupted(void);
 
 /*
  * Runs argv in the foreground with the terminal (an editor): stdin,
