@@ -147,6 +147,17 @@ function closes(s) {
 	if (s ~ /^(done|fi|esac|else|elif|then|do)([ \t;)|&>]|$)/) return 1
 	return 0
 }
+# a command whose failure ends the test: "|| return 1", "|| exit 1",
+# "|| { ...; exit 1; }"; the group may be on a line of its own after a
+# line that ends in ||
+function aborts(i,    s) {
+	s = L[i]
+	if (s ~ /\|\|[ \t]*(return|exit)([ \t]+[0-9]+)?[ \t;]*$/) return 1
+	if (s ~ /\|\|[ \t]*\{.*[ \t;](return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/) return 1
+	if (i > 1 && L[i - 1] ~ /\|\|$/ &&
+	    s ~ /^\{.*[ \t;](return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/) return 1
+	return 0
+}
 # the text outside quotes and comments (quoted text is dropped, the
 # quotes stay); qs carries an open quote to the next line
 function scan(s,    i, c, out, len) {
@@ -215,7 +226,7 @@ END {
 		if (s ~ /(^|[ \t;(])case[ \t]/) depth++
 		if (s ~ /(^|[ \t;])esac([ \t;)|&]|$)/) depth--
 		if (i == n) break
-		if (opens(s) || closes(L[i + 1])) continue
+		if (opens(s) || closes(L[i + 1]) || aborts(i)) continue
 		# a case pattern on a line of its own
 		if (depth > 0 && s ~ /^\(?[^()]*\)$/) continue
 		print "line " N[i] ": \"" O[i] "\" is not chained (no && at its end)"
@@ -231,8 +242,13 @@ END {
 		sub(/;$/, "", p)
 		p = trim(p)
 		shown = O[i]
-		if (p == "" && i > 1) { p = L[i - 1]; shown = O[i - 1] }
-		if (p ~ /\|\|[ \t]*(return|exit)([ \t]+[0-9]+)?[ \t;]*$/) continue
+		if (p != "") {
+			keep = L[i]; L[i] = p; ok = aborts(i); L[i] = keep
+			if (ok) continue
+		} else if (i > 1) {
+			shown = O[i - 1]
+			if (aborts(i - 1)) continue
+		}
 		print "line " N[i] ": a loop whose last command has no \"|| return 1\" (only its last round would count): \"" shown "\""
 	}
 }'

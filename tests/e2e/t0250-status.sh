@@ -13,7 +13,7 @@ respin track s --base mm-unstable >/dev/null
 
 test_expect_success 'an unchanged base: applies cleanly' '
 	respin status >out &&
-	grep_q "^s v1 (2 patches) on mm-unstable: base unchanged; applies cleanly$" out
+	test_grep "^s v1 (2 patches) on mm-unstable: base unchanged; applies cleanly$" out
 '
 
 test_expect_success 'the base gains unrelated commits: counted, still applies' '
@@ -22,7 +22,7 @@ test_expect_success 'the base gains unrelated commits: counted, still applies' '
 	sed -i "s/^line 30$/line 30 upstream/" mm/a.c && git commit -qam "base 2" &&
 	git checkout -q main &&
 	respin status s >out &&
-	grep_q "base gained 2 commits since v1; applies cleanly$" out
+	test_grep "base gained 2 commits since v1; applies cleanly$" out
 '
 
 test_expect_success 'the check writes nothing into the repository' '
@@ -56,13 +56,13 @@ test_expect_success 'a rewritten base (mm-unstable rebuilt) counts lost commits'
 	new=$(git commit-tree -m "rebuilt base" "$(git rev-parse mm-unstable~3^{tree})") &&
 	git branch -f mm-unstable $new &&
 	respin status >out && cat out &&
-	grep_q "base gained 1 commit and lost 1 (rewritten) since v1; applies cleanly" out
+	test_grep "base gained 1 commit and lost 1 (rewritten) since v1; applies cleanly" out
 '
 
 test_expect_success 'a base ref that is gone is reported, not fatal' '
 	git checkout -q main && git branch -D -q mm-unstable &&
 	respin status >out && cat out &&
-	grep_q "base mm-unstable is gone" out
+	test_grep "base mm-unstable is gone" out
 '
 
 test_expect_code 128 'an unknown series' '

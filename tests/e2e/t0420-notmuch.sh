@@ -6,7 +6,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-MAIL=$SHARED_DIR/data/mail
+MAIL=$TEST_DATA/mail
 NMQ="$RESPIN_BUILD/tests/helpers/nm-query"
 DB=$TRASH/mail
 V1_COVER=20190728125438.1550-1-cmr@informatik.wtf
@@ -129,7 +129,7 @@ test_expect_code 128 'a missing directory: exit 128, says so' '
 	rc=$?
 	cat err
 	test ! -s out &&
-	grep_q "^fatal: no notmuch database at .$TRASH/nowhere.: No such file or directory" err &&
+	test_grep "^fatal: no notmuch database at .$TRASH/nowhere.: No such file or directory" err &&
 	exit $rc
 '
 
@@ -138,8 +138,8 @@ test_expect_code 128 'a directory without a database: says how to make one' '
 	"$NMQ" --db="$TRASH/empty" "*" >out 2>err
 	rc=$?
 	cat err
-	grep_q "^fatal: no notmuch database at .$TRASH/empty." err &&
-	grep_q "^hint: .*notmuch new" err &&
+	test_grep "^fatal: no notmuch database at .$TRASH/empty." err &&
+	test_grep "^hint: .*notmuch new" err &&
 	exit $rc
 '
 
@@ -147,8 +147,8 @@ test_expect_code 128 'no notmuch config and no --db' '
 	NOTMUCH_CONFIG= HOME=$TRASH/empty "$NMQ" "*" >out 2>err
 	rc=$?
 	cat err
-	grep_q "^fatal: no notmuch configuration found" err &&
-	grep_q "^hint: .*notmuch setup" err &&
+	test_grep "^fatal: no notmuch configuration found" err &&
+	test_grep "^hint: .*notmuch setup" err &&
 	exit $rc
 '
 
@@ -160,7 +160,7 @@ test_expect_code 128 'a broken query: exit 128 and notmuch'"'"'s reason' '
 	"$NMQ" --db="$DB" "thread:{" >out 2>err
 	rc=$?
 	cat err
-	grep_q "^fatal: notmuch query .thread:{. failed: .*missing }" err &&
+	test_grep "^fatal: notmuch query .thread:{. failed: .*missing }" err &&
 	test $(grep -c "^fatal:" err) = 1 &&
 	! grep -q "Query string" err &&
 	exit $rc
@@ -168,14 +168,14 @@ test_expect_code 128 'a broken query: exit 128 and notmuch'"'"'s reason' '
 
 test_expect_success 'respin thread notmuch:QUERY reads the user database' '
 	respin thread "notmuch:thread:{id:$V1_COVER}" >out 2>err && cat out err &&
-	grep_q "^\"Fix oops in shared-processor spinlocks\" by .*, 1 version$" out &&
-	grep_q "3/3 patches + cover, 7 replies" out
+	test_grep "^\"Fix oops in shared-processor spinlocks\" by .*, 1 version$" out &&
+	test_grep "3/3 patches + cover, 7 replies" out
 '
 
 test_expect_success 'respin.notmuch-path names another database' '
 	git config --global respin.notmuch-path "$DB" &&
 	NOTMUCH_CONFIG=$TRASH/no-such-config respin thread "notmuch:subject:lru_gen" >out 2>err &&
-	cat out err && grep_q "3 versions" out
+	cat out err && test_grep "3 versions" out
 '
 
 test_expect_code 128 'respin thread notmuch: without a database' '

@@ -51,8 +51,8 @@ nothing_recorded() { refs_snapshot "$TRASH/refs1" && check_same "$TRASH/refs0" "
 
 test_expect_success 'a complete series imports (the control case)' '
 	{ mk_cover; mk_patch 1 3 p1@example.org; mk_patch 2 3 p2@example.org; mk_patch 3 3 p3@example.org; } >ok.mbox &&
-	respin thread ok.mbox >out && grep_q "3/3 patches + cover" out &&
-	respin import ctl ok.mbox --base mm-unstable >out && grep_q "^ctl v2: 3 patches" out &&
+	respin thread ok.mbox >out && test_grep "3/3 patches + cover" out &&
+	respin import ctl ok.mbox --base mm-unstable >out && test_grep "^ctl v2: 3 patches" out &&
 	git update-ref -d refs/respin/series/ctl
 '
 
@@ -75,7 +75,7 @@ test_expect_code 128 'broken base64 in a patch: named by its Message-ID' '
 test_expect_success 'an unknown charset is read with a warning, not a crash' '
 	mk_patch 1 1 cs@example.org | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: 8bit/" >cs.mbox &&
 	respin thread cs.mbox cs@example.org >out 2>err; rc=$?; cat out err;
-	test $rc = 0 && grep_q "1/1 mm: change 1" out
+	test $rc = 0 && test_grep "1/1 mm: change 1" out
 '
 
 test_expect_success 'a message with no body and a 1 MB header line' '
@@ -83,7 +83,7 @@ test_expect_success 'a message with no body and a 1 MB header line' '
 	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: y@example.org\nX-Long: ";
 	  head -c 1048576 /dev/zero | tr "\\0" a; printf "\nSubject: [PATCH] long\nMessage-Id: <long@example.org>\n\nbody\n"; } >odd.mbox &&
 	respin thread odd.mbox >out 2>err; rc=$?; cat out err; test $rc = 0 &&
-	grep_q "^1 series in 2 messages$" out
+	test_grep "^1 series in 2 messages$" out
 '
 
 test_expect_code 128 'a patch mail without a diff: import names it' '

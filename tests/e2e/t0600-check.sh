@@ -11,8 +11,8 @@ respin track k --base mm-unstable >/dev/null
 
 test_expect_success 'check --list shows the built-in checks' '
 	respin check --list >out &&
-	grep_q "^checkpatch  *lint " out && grep_q "^build  *build .*\[built in\]" out &&
-	respin check --list --json >out && grep_q "\"kind\": \"lint\"" out
+	test_grep "^checkpatch  *lint " out && test_grep "^build  *build .*\[built in\]" out &&
+	respin check --list --json >out && test_grep "\"kind\": \"lint\"" out
 '
 
 test_expect_code 1 'the first check runs everything and finds the problems' '
@@ -40,19 +40,19 @@ test_expect_success 'the checkpatch error is attributed to exactly patch 3' '
 		exit 3 unless \$p[3]{results}{checkpatch}{summary} =~ /^1E /;
 	" <out &&
 	respin results k --check checkpatch --patch 3 >d &&
-	grep_q "ERROR:TRAILING_WHITESPACE" d
+	test_grep "ERROR:TRAILING_WHITESPACE" d
 '
 
 test_expect_success 'results: a table, a patch a row' '
 	respin results k >out && cat out &&
-	grep_q "^base  *ok, 0 warnings" out &&
-	grep_q "^ *2/3  *0E 0W  *ok +1 warning  *mm/compaction: prepare a marker for later$" out &&
-	grep_q "^ *3/3  *1E [0-9]W " out
+	test_grep "^base  *ok, 0 warnings" out &&
+	test_grep "^ *2/3  *0E 0W  *ok +1 warning  *mm/compaction: prepare a marker for later$" out &&
+	test_grep "^ *3/3  *1E [0-9]W " out
 '
 
 test_expect_success 'a second check runs nothing' '
 	respin check k >out; cat out;
-	grep_q "^0 run, 7 reused, 1 failed$" out
+	test_grep "^0 run, 7 reused, 1 failed$" out
 '
 
 test_expect_success 'v2 changes only patch 3: only patch 3 is checked' '
@@ -61,7 +61,7 @@ test_expect_success 'v2 changes only patch 3: only patch 3 is checked' '
 	git commit -q --amend -a --no-edit &&
 	respin track k >/dev/null &&
 	respin check k >out; cat out;
-	grep_q "^2 run, 5 reused, 0 failed$" out &&
+	test_grep "^2 run, 5 reused, 0 failed$" out &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		exit(\$d->{patches}[3]{results}{checkpatch}{status} eq q(PASS) ? 0 : 1);
@@ -78,7 +78,7 @@ test_expect_success 'a ktap check: KTAP subtests per patch' '
 	git config respin.check.mm-selftests.command \
 		"make -s -C tools/testing/selftests/mm O=\$RESPIN_BUILD/selftests run_tests" &&
 	respin check k --only mm-selftests >out 2>err; cat out err;
-	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		for my \$i (1..3) {
@@ -87,7 +87,7 @@ test_expect_success 'a ktap check: KTAP subtests per patch' '
 			exit 3 unless \$c->{summary} =~ m{^\\d+/\\d+ \\(1 skip\\)\$};
 		}
 	" <r &&
-	respin results k --check mm-selftests --patch 2 >d && grep_q "^ok 1 " d
+	respin results k --check mm-selftests --patch 2 >d && test_grep "^ok 1 " d
 '
 
 test_expect_code 1 'a failing subtest is a FAIL, whatever the exit code' '
@@ -115,9 +115,9 @@ test_expect_success 'a bench: samples stored, patch 3 is better, significantly' 
 	git config respin.check.ops.metric ops &&
 	git config respin.check.ops.runs 5..12 &&
 	respin check k --only ops >out 2>err; cat out err;
-	grep_q "^4 run, 0 reused, 0 failed$" out &&
+	test_grep "^4 run, 0 reused, 0 failed$" out &&
 	respin results k >t && cat t &&
-	grep_q "^ *3/3 .* +[0-9]*\.[0-9]% \* (n=[0-9]*)" t &&
+	test_grep "^ *3/3 .* +[0-9]*\.[0-9]% \* (n=[0-9]*)" t &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		my \$p3 = \$d->{patches}[3]{results}{ops};
@@ -130,7 +130,7 @@ test_expect_success 'a bench: samples stored, patch 3 is better, significantly' 
 
 test_expect_success 'a decided bench is not run again' '
 	respin check k --only ops >out; cat out;
-	grep_q "^0 run, 4 reused, 0 failed$" out
+	test_grep "^0 run, 4 reused, 0 failed$" out
 '
 
 test_expect_code 1 'a bench whose output has no metric: ERROR naming the check' '
@@ -148,13 +148,13 @@ test_expect_success '-j 3 runs the lint jobs at once, with the same verdicts' '
 	git rebase -q --exec "git commit -q --amend -m \"\$(git log -1 --format=%B | sed \"1s/\$/ (again)/\")\"" mm-unstable &&
 	respin track para --base mm-unstable >/dev/null &&
 	respin check para --only checkpatch -j 3 >out 2>err; cat out err;
-	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
 	respin results para --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
 		my @s = map { \$_->{results}{checkpatch}{status} } @p[1..3];
 		exit(qq(@s) eq q(PASS PASS PASS) ? 0 : 1);
 	" <r &&
-	respin check para --only checkpatch -j 3 >out && grep_q "^0 run, 3 reused, 0 failed$" out &&
+	respin check para --only checkpatch -j 3 >out && test_grep "^0 run, 3 reused, 0 failed$" out &&
 	git checkout -q work
 '
 
@@ -222,10 +222,10 @@ test_expect_success 'the worktree follows added, deleted and new-directory files
 	git config respin.check.build.enabled false &&
 	git config respin.check.files.kind command &&
 	git config respin.check.files.command "if [ \$RESPIN_PATCH = 1 ]; then test -f mm/newfile.txt && ! test -e mm/sub; else ! test -e mm/newfile.txt && test -f mm/sub/f; fi" &&
-	respin check d >out && grep_q "^2 run, 0 reused, 0 failed$" out &&
+	respin check d >out && test_grep "^2 run, 0 reused, 0 failed$" out &&
 	git config respin.check.files.command "true; if [ \$RESPIN_PATCH = 1 ]; then test -f mm/newfile.txt && ! test -e mm/sub; else ! test -e mm/newfile.txt && test -f mm/sub/f; fi" &&
-	respin check d --patch 2 >out && grep_q "^1 run, 0 reused, 0 failed$" out &&
-	respin check d --patch 1 >out && grep_q "^1 run, 0 reused, 0 failed$" out &&
+	respin check d --patch 2 >out && test_grep "^1 run, 0 reused, 0 failed$" out &&
+	respin check d --patch 1 >out && test_grep "^1 run, 0 reused, 0 failed$" out &&
 	test -z "$(git -C .git/respin/worktrees/d status --porcelain)"
 '
 

@@ -58,7 +58,7 @@ respin track k --base mm-unstable >/dev/null
 test_expect_success 'no results stored: the range-diff and a note' '
 	respin diff k v1 v1 --results -s >out 2>err; rc=$?; cat out err;
 	[ $rc = 0 ] &&
-	grep_q "^note: no results stored for v1; run respin check k@v1$" err &&
+	test_grep "^note: no results stored for v1; run respin check k@v1$" err &&
 	respin diff k v1 v1 -s >plain && check_same plain out &&
 	respin diff k v1 v1 --results --json >j 2>/dev/null && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{pairs}};
@@ -134,7 +134,7 @@ test_expect_success 'without -s the result lines come before the diff of the pat
 	respin diff k v1 v2 --results >full &&
 	respin diff k v1 v2 --results -s >short &&
 	grep -v "^    [ @+-]" full >kept && check_same short kept &&
-	grep -A4 "^2: .* ! " full >p2 && sed -n 5p p2 | grep_q "^    @@ mm/compaction.c" - &&
+	grep -A4 "^2: .* ! " full >p2 && sed -n 5p p2 | test_grep "^    @@ mm/compaction.c" - &&
 	awk "/^ *[0-9-]+: / { diff = 0 } /^    @@/ { diff = 1 }
 	     /^    results:/ && diff { bad = 1 } END { exit bad }" full &&
 	respin diff k v1 v2 >plain && grep -v "^    results: " full >rest &&
@@ -172,8 +172,8 @@ test_expect_success 'a check run in one version only says so' '
 	respin diff k v1 v2 --results -s >out; rc=$?;
 	git config --remove-section respin.check.lines; [ $rc = 0 ] &&
 	sed -n "/^2: /,/^3: /p" out >p2 && cat p2 &&
-	grep_q "^    results: lines: not run in v1$" p2 &&
-	sed -n "/^1: /,/^2: /p" out | grep_q "^    results: unchanged$" -
+	test_grep "^    results: lines: not run in v1$" p2 &&
+	sed -n "/^1: /,/^2: /p" out | test_grep "^    results: unchanged$" -
 '
 
 test_expect_success 'dropped and added patches: their results in one line' '
@@ -204,10 +204,10 @@ test_expect_success 'a bench that got worse, either way round' '
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
 	respin track k >/dev/null && respin check k >out 2>err; cat out err;
 	respin diff k v4 v3 --results -s --creation-factor 200 >out && cat out &&
-	grep_q "^    results: ops: +10.0% \* -> +0.0% against the base; v3 against v4: -9.1% \*, worse$" out &&
+	test_grep "^    results: ops: +10.0% \* -> +0.0% against the base; v3 against v4: -9.1% \*, worse$" out &&
 	git config respin.check.ops.higher false &&
 	respin diff k v3 v4 --results -s --creation-factor 200 >out && cat out &&
-	grep_q "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out &&
+	test_grep "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out &&
 	git config --unset respin.check.ops.higher
 '
 

@@ -70,10 +70,10 @@ test_expect_success 'respin track and show on the kernel tree' '
 	cd k &&
 	respin track k --base mm-unstable >../track.out &&
 	respin show k >../show.out &&
-	grep_q "mm/compaction: say what external fragmentation is" ../show.out &&
-	grep_q "mm/vmscan: lower the default swappiness to 50" ../show.out &&
-	grep_q "$(git rev-parse --short=12 mm-unstable)" ../show.out &&
-	respin list >../list.out && grep_q "^k " ../list.out
+	test_grep "mm/compaction: say what external fragmentation is" ../show.out &&
+	test_grep "mm/vmscan: lower the default swappiness to 50" ../show.out &&
+	test_grep "$(git rev-parse --short=12 mm-unstable)" ../show.out &&
+	respin list >../list.out && test_grep "^k " ../list.out
 '
 
 test_expect_success 'the cached checkpatch runs on the patches' '

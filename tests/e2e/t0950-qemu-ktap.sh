@@ -70,7 +70,7 @@ test_expect_code 1 'kernel-config-tiny.sh: a missing option is an error' '
 	sh "$SRC_DIR/tools/kernel-config-tiny.sh" --enable NO_SUCH_OPTION_XYZ \
 		"$KDIR" "$TRASH/other-build" 2>err
 	rc=$?
-	grep_q "not enabled after olddefconfig.*NO_SUCH_OPTION_XYZ" err
+	test_grep "not enabled after olddefconfig.*NO_SUCH_OPTION_XYZ" err
 	exit $rc
 '
 
@@ -249,19 +249,19 @@ test_expect_success 'the guest runs the tests and prints only their KTAP' '
 	# them; the one the test program wrote must be there.
 	grep -v "^    # kernel: " got.ktap >got.cmp &&
 	grep -v "^    # kernel: " want.ktap >want.cmp &&
-	grep_q "^    # kernel: plain: an error in the kernel log$" got.ktap &&
+	test_grep "^    # kernel: plain: an error in the kernel log$" got.ktap &&
 	check_same want.cmp got.cmp
 '
 
 test_expect_success 'the console log has the kernel, the markers and the dmesg' '
-	grep_q "Linux version 6\.1\." console.log &&
-	grep_q "Command line: console=ttyS0 panic=-1 respin_timeout=20" console.log &&
-	grep_q "^respin-ktap-begin$" console.log &&
-	grep_q "^respin-ktap-end$" console.log &&
-	grep_q "^respin-dmesg-begin$" console.log &&
+	test_grep "Linux version 6\.1\." console.log &&
+	test_grep "Command line: console=ttyS0 panic=-1 respin_timeout=20" console.log &&
+	test_grep "^respin-ktap-begin$" console.log &&
+	test_grep "^respin-ktap-end$" console.log &&
+	test_grep "^respin-dmesg-begin$" console.log &&
 	sed -n "/^respin-dmesg-begin$/,/^respin-dmesg-end$/p" console.log >dmesg &&
-	grep_q "^06-segv.*: segfault at 0 " dmesg &&
-	grep_q "^plain: an error in the kernel log$" dmesg &&
+	test_grep "^06-segv.*: segfault at 0 " dmesg &&
+	test_grep "^plain: an error in the kernel log$" dmesg &&
 	! grep -q "$(printf "\r")" console.log &&
 	! grep -q "$(printf "\033")" console.log &&
 	! grep -q "Linux version" got.ktap
@@ -272,7 +272,7 @@ test_expect_success 'the initramfs is cached by content, and remade on a change'
 	test $(wc -l <list1) = 1 &&
 	rm tests/05-hang &&
 	run --timeout 300 --test-timeout 20 "$BZ" tests >got2.ktap &&
-	grep_q "^1\.\.6$" got2.ktap &&
+	test_grep "^1\.\.6$" got2.ktap &&
 	ls "$RCACHE"/initramfs/*.cpio.gz >list2 &&
 	test $(wc -l <list2) = 2 &&
 	run --timeout 120 "$BZ" tests >got3.ktap &&
@@ -287,7 +287,7 @@ test_expect_code 2 'a bad bzImage path: exit 2 and a clear message' '
 	run --timeout 30 "$TRASH/no-such-bzImage" tests >out 2>err
 	rc=$?
 	cat err
-	grep_q "no kernel image at .*no-such-bzImage" err &&
+	test_grep "no kernel image at .*no-such-bzImage" err &&
 	test ! -s out
 	exit $rc
 '
@@ -297,7 +297,7 @@ test_expect_code 2 'a file that is not a kernel: exit 2, QEMU said why' '
 	run --timeout 30 fake-bzImage tests >out 2>err
 	rc=$?
 	cat err
-	grep_q "QEMU failed" err && test ! -s out
+	test_grep "QEMU failed" err && test ! -s out
 	exit $rc
 '
 
@@ -307,8 +307,8 @@ test_expect_code 2 'a kernel that panics before the tests: exit 2 at once' '
 	rc=$?
 	b=$(date +%s)
 	cat err
-	grep_q "panicked before the tests started" err &&
-	grep_q "last console lines" err &&
+	test_grep "panicked before the tests started" err &&
+	test_grep "last console lines" err &&
 	test ! -s out &&
 	test $((b - a)) -lt 50
 	exit $rc
@@ -322,9 +322,9 @@ test_expect_code 2 'a kernel that hangs: killed at the overall timeout, exit 2' 
 	b=$(date +%s)
 	cat err
 	echo "took $((b - a)) s"
-	grep_q "timed out after 15 s before the tests started" err &&
+	test_grep "timed out after 15 s before the tests started" err &&
 	test ! -s out &&
-	grep_q "Kernel panic" hang.log &&
+	test_grep "Kernel panic" hang.log &&
 	test $((b - a)) -ge 15 && test $((b - a)) -lt 30 &&
 	! pgrep -f "qemu-system-x86_64.*$RCACHE" >/dev/null
 	exit $rc
@@ -338,8 +338,8 @@ test_expect_code 3 'the guest stopping mid-run: the KTAP so far and a bail-out' 
 	run --timeout 60 "$BZ" stop >out 2>err
 	rc=$?
 	cat out err
-	grep_q "^ok 1 01-pass$" out &&
-	grep_q "^    ok 1 before the stop$" out &&
+	test_grep "^ok 1 01-pass$" out &&
+	test_grep "^    ok 1 before the stop$" out &&
 	tail -n 1 out | grep -q "^Bail out! the guest stopped while the tests ran" &&
 	! grep -q "03-after" out
 	exit $rc
@@ -362,10 +362,10 @@ test_expect_success 'real vm selftests (madv_populate, mremap_test) pass in the 
 		{ cat vm.err vm.ktap; exit 1; }
 	echo "boot + madv_populate + mremap_test: $(( $(date +%s) - a )) s" &&
 	cat vm.ktap &&
-	grep_q "^ok 1 madv_populate$" vm.ktap &&
-	grep_q "^ok 2 mremap_test$" vm.ktap &&
-	grep_q "^    ok 16 range is populated$" vm.ktap &&
-	grep_q "^    ok 14 mremap expand merge$" vm.ktap &&
+	test_grep "^ok 1 madv_populate$" vm.ktap &&
+	test_grep "^ok 2 mremap_test$" vm.ktap &&
+	test_grep "^    ok 16 range is populated$" vm.ktap &&
+	test_grep "^    ok 14 mremap expand merge$" vm.ktap &&
 	! grep -q "^    not ok" vm.ktap
 '
 

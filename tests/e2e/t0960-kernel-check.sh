@@ -152,7 +152,7 @@ test_expect_success 'KTAP subtests ran in each patched kernel' '
 			exit 2 unless \$c->{status} eq q(PASS) && \$c->{summary} =~ m{^3/3};
 		}
 	" <r &&
-	respin results kc --check vm --patch 2 >d && grep_q "madvise_dontneed_zeroes" d
+	respin results kc --check vm --patch 2 >d && test_grep "madvise_dontneed_zeroes" d
 '
 
 test_expect_success 'a benchmark per patch against the base' '
@@ -166,7 +166,7 @@ test_expect_success 'a benchmark per patch against the base' '
 
 test_expect_success 'a second check runs nothing' '
 	respin check kc >out 2>err; cat out;
-	grep_q "^0 run, [0-9]* reused, 1 failed$" out
+	test_grep "^0 run, [0-9]* reused, 1 failed$" out
 '
 
 test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
@@ -174,7 +174,7 @@ test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
 	git commit -q --amend -a --no-edit &&
 	respin track kc --tip HEAD >/dev/null &&
 	respin check kc >out 2>err; cat out; tail -n 5 err;
-	grep_q "^4 run, [0-9]* reused, 0 failed$" out
+	test_grep "^4 run, [0-9]* reused, 0 failed$" out
 '
 
 test_done
