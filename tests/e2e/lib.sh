@@ -155,7 +155,8 @@ function aborts(i,    s) {
 	if (s ~ /\|\|[ \t]*(return|exit)([ \t]+[0-9]+)?[ \t;]*$/) return 1
 	if (s ~ /\|\|[ \t]*\{.*[ \t;](return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/) return 1
 	if (i > 1 && L[i - 1] ~ /\|\|$/ &&
-	    s ~ /^\{.*[ \t;](return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/) return 1
+	    (s ~ /^\{.*[ \t;](return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/ ||
+	     s ~ /^(return|exit)([ \t]+[0-9]+)?[ \t;]*$/)) return 1
 	return 0
 }
 # the text outside quotes and comments (quoted text is dropped, the

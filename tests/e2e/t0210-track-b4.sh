@@ -120,11 +120,11 @@ test_expect_success 'the versions, their patches, the change-id and the base ref
 	test_grep "^  1/3 [0-9a-f]* [0-9a-f]* mm: change 1$" out &&
 	test_grep "^  2/3 $(git rev-parse --short=12 HEAD~1) [0-9a-f]* mm: change 2$" out &&
 	test_grep "^  3/3 $(git rev-parse --short=12 HEAD) [0-9a-f]* mm: change 3$" out &&
-	! grep -q "^sent as" out &&
+	test_grep ! "^sent as" out &&
 	respin show lru@v1 >v1 &&
 	test_grep "^sent as    <$v1_cover_id>$" v1 &&
 	test_grep "^  3/3 $(git rev-parse --short=12 "sent/lru-batch-v1^{commit}") " v1 &&
-	! grep -q "b4-submit-tracking\|mm: batch the LRU" v1 &&
+	test_grep ! "b4-submit-tracking\|mm: batch the LRU" v1 &&
 	p1=$(sed -n "s/^  2\/3 [0-9a-f]* \([0-9a-f]*\) .*/\1/p" v1) &&
 	p2=$(sed -n "s/^  2\/3 [0-9a-f]* \([0-9a-f]*\) .*/\1/p" out) &&
 	test -n "$p1" && test "$p1" != "$p2" &&
@@ -196,8 +196,8 @@ test_expect_success 'respin cover: b4'"'"'s changelog, one link to v1, no ---' '
 	check_same want changes &&
 	test $(grep -c "Link to v1" out) = 1 &&
 	test "$(sed -n "/^Changes in v2:$/{x;p;q};h" out)" = "" &&
-	sed -n "3,/^Changes in v2:$/p" out >body && ! grep -q "^---$" body &&
-	! grep -q "^To: " body
+	sed -n "3,/^Changes in v2:$/p" out >body && test_grep ! "^---$" body &&
+	test_grep ! "^To: " body
 '
 
 test_expect_success '--json tells what happened to each version' '
@@ -258,19 +258,20 @@ test_expect_success '--help shows --from-b4' '
 refs_snapshot "$TRASH/refs-before"
 refs_unchanged() { refs_snapshot "$TRASH/refs-now" && check_same "$TRASH/refs-before" "$TRASH/refs-now"; }
 
-test_expect_code 128 'a branch that does not exist' '
-	respin track x --from-b4 nosuch 2>err; rc=$?; cat err;
-	grep -q "no branch .nosuch." err || rc=1;
-	grep -q "b4/NAME" err || rc=1; refs_unchanged || rc=1; exit $rc
+test_expect_success 'a branch that does not exist' '
+	test_expect_code 128 respin track x --from-b4 nosuch 2>err &&
+	test_grep "no branch .nosuch." err &&
+	test_grep "b4/NAME" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'a branch that is not a b4 prep branch' '
-	respin track x --from-b4 main 2>err; rc=$?; cat err;
-	grep -q "branch .main. is not a b4 prep branch" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+test_expect_success 'a branch that is not a b4 prep branch' '
+	test_expect_code 128 respin track x --from-b4 main 2>err &&
+	test_grep "branch .main. is not a b4 prep branch" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'malformed tracking JSON' '
+test_expect_success 'malformed tracking JSON' '
 	git checkout -q -b b4/broken mm-unstable &&
 	git commit -q --allow-empty -F - <<-EOF &&
 	broken: a title
@@ -284,21 +285,21 @@ test_expect_code 128 'malformed tracking JSON' '
 	  }
 	}
 	EOF
-	respin track broken --from-b4 b4/broken 2>err; rc=$?; cat err;
-	grep -q "branch .b4/broken.: b4.s tracking data (in cover commit [0-9a-f]*) is malformed: line 5, column 3: a trailing .,." err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+	test_expect_code 128 respin track broken --from-b4 b4/broken 2>err &&
+	test_grep "branch .b4/broken.: b4.s tracking data (in cover commit [0-9a-f]*) is malformed: line 5, column 3: a trailing .,." err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'tracking JSON without a change-id' '
+test_expect_success 'tracking JSON without a change-id' '
 	git checkout -q -b b4/nocid mm-unstable &&
 	printf "t\n\n--- b4-submit-tracking ---\n{\"series\": {\"revision\": 1}}\n" |
 		git commit -q --allow-empty -F - &&
-	respin track nocid --from-b4 b4/nocid 2>err; rc=$?; cat err;
-	grep -q "\"change-id\" is missing" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+	test_expect_code 128 respin track nocid --from-b4 b4/nocid 2>err &&
+	test_grep "\"change-id\" is missing" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'a sent tag whose commits are not here' '
+test_expect_success 'a sent tag whose commits are not here' '
 	git checkout -q -b b4/ghost mm-unstable &&
 	printf "t\n\n--- b4-submit-tracking ---\n{\"series\": {\"revision\": 2, \"change-id\": \"20240101-ghost-0123456789ab\"}}\n" |
 		git commit -q --allow-empty -F - &&
@@ -307,20 +308,21 @@ test_expect_code 128 'a sent tag whose commits are not here' '
 
 base-commit: 0123456789abcdef0123456789abcdef01234567
 " sent/ghost-v1 HEAD &&
-	respin track ghost --from-b4 b4/ghost 2>err; rc=$?; cat err;
-	grep -q "the commits of sent tag .sent/ghost-v1. cannot be found: its base-commit 0123456789abcdef0123456789abcdef01234567 is not in this repository" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+	test_expect_code 128 respin track ghost --from-b4 b4/ghost 2>err &&
+	test_grep "the commits of sent tag .sent/ghost-v1. cannot be found: its base-commit 0123456789abcdef0123456789abcdef01234567 is not in this repository" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'a series of that name with another change-id' '
-	respin track lru --from-b4 b4/desc 2>err; rc=$?; cat err;
-	grep -q "series .lru. has change-id .*, but branch .b4/desc. has .*: they are different series" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+test_expect_success 'a series of that name with another change-id' '
+	test_expect_code 128 respin track lru --from-b4 b4/desc 2>err &&
+	test_grep "series .lru. has change-id .*, but branch .b4/desc. has .*: they are different series" err &&
+	refs_unchanged
 '
 
-test_expect_code 129 '--from-b4 with --base' '
-	respin track lru --from-b4 b4/lru-batch --base mm-unstable 2>err; rc=$?; cat err;
-	grep -q "drop --base" err || rc=1; refs_unchanged || rc=1; exit $rc
+test_expect_success '--from-b4 with --base' '
+	test_expect_code 129 respin track lru --from-b4 b4/lru-batch --base mm-unstable 2>err &&
+	test_grep "drop --base" err &&
+	refs_unchanged
 '
 
 test_done

@@ -92,7 +92,7 @@ test_expect_code 128 'an unknown raw message' '
 test_expect_success 'threads are cached under $HOME/.cache/respin/lore' '
 	ls "$HOME/.cache/respin/lore/" >cached &&
 	test $(grep -c "\.mbox\$" cached) = 5 &&
-	! grep -q tmp cached
+	test_grep ! tmp cached
 '
 
 test_expect_success 'an unwritable cache costs a warning, not the answer' '

@@ -162,7 +162,7 @@ test_expect_code 128 'a broken query: exit 128 and notmuch'"'"'s reason' '
 	cat err
 	test_grep "^fatal: notmuch query .thread:{. failed: .*missing }" err &&
 	test $(grep -c "^fatal:" err) = 1 &&
-	! grep -q "Query string" err &&
+	test_grep ! "Query string" err &&
 	exit $rc
 '
 

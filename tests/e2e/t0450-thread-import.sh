@@ -128,7 +128,7 @@ test_expect_success 'a mail-only version is applied later with --base' '
 	respin import m --base mm-unstable >out &&
 	test_grep "^m v1: 2 patches from mail applied on mm-unstable" out &&
 	respin show m >show && test_grep "^base       mm-unstable at " show &&
-	! grep -q -- "------------" show
+	test_grep ! -e "------------" show
 '
 
 test_expect_code 128 'a patch that does not apply: which patch, which file, nothing recorded' '

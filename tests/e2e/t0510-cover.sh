@@ -22,7 +22,7 @@ test_expect_success 'without a stored text: placeholders, shortlog, diffstat, id
 	test_grep "^ 2 files changed, 5 insertions(+), 1 deletion(-)$" out &&
 	test_grep "^base-commit: $(git rev-parse mm-unstable)$" out &&
 	test_grep "^change-id: [0-9]\{8\}-k-[0-9a-f]\{12\}$" out &&
-	! grep -q "Changes in" out
+	test_grep ! "Changes in" out
 '
 
 cat >cover1.txt <<'EOT'
@@ -107,7 +107,7 @@ test_expect_success '--edit starts from the last text with a v2 section, stores 
 	test_grep "^Changes in v2:$" "$TRASH/seed.txt" &&
 	test_grep "^# The cover letter of k v2" "$TRASH/seed.txt" &&
 	git show refs/respin/series/k:v2/cover >stored &&
-	! grep -q "comment" stored &&
+	test_grep ! "comment" stored &&
 	test_grep "^- Dropped the marker, as asked by R Eviewer.$" stored &&
 	test ! -e .git/respin/COVER_EDITMSG
 '
@@ -312,8 +312,8 @@ test_expect_success 'format: each patch carries its results below ---' '
 
 test_expect_success 'format --no-results leaves them out' '
 	respin format k --no-results -o plain >/dev/null &&
-	! grep -q "^respin: " plain/*.patch &&
-	! grep -q "Results of respin check" plain/0000-cover-letter.patch
+	test_grep ! "^respin: " plain/*.patch &&
+	test_grep ! "Results of respin check" plain/0000-cover-letter.patch
 '
 
 test_expect_success 'git am of the mails with results gives the same trees and messages' '

@@ -55,10 +55,10 @@ test_expect_success 'v3: the text as the author wrote it, without its old tail' 
 	head -n 1 body | grep -q "^Link V1:$" &&
 	test_grep "^individual patch is in the commit message.$" body &&
 	test_grep "^After this series (+7.1%):$" body &&
-	! grep -q "^From: Kairui Song" body &&
-	! grep -q "^Updates from V2:$" body && ! grep -q "^Update from V1:$" body &&
+	test_grep ! "^From: Kairui Song" body &&
+	test_grep ! "^Updates from V2:$" body && test_grep ! "^Update from V1:$" body &&
 	test $(grep -c "^Kairui Song (3):$" v3) = 1 &&
-	! grep -q "^2\.43\.0$" v3
+	test_grep ! "^2\.43\.0$" v3
 '
 
 test_expect_success 'v3: shortlog in the new order, the sender'"'"'s diffstat' '
@@ -74,7 +74,7 @@ test_expect_success 'v3: shortlog in the new order, the sender'"'"'s diffstat' '
 	---
 	EOW
 	check_same want tail &&
-	! grep -q "^base-commit:" v3 && test_grep "^change-id: " v3
+	test_grep ! "^base-commit:" v3 && test_grep "^change-id: " v3
 '
 
 test_expect_success 'v2: its own changes against v1 and the link to v1' '
@@ -91,7 +91,7 @@ test_expect_success 'v2: its own changes against v1 and the link to v1' '
 	---
 	EOW
 	check_same want changes &&
-	respin cover lru@v1 >v1 && ! grep -q "Changes in" v1 &&
+	respin cover lru@v1 >v1 && test_grep ! "Changes in" v1 &&
 	test "$(head -n 1 v1)" = "Subject: [PATCH 0/3] mm, lru_gen: batch update pages when aging"
 '
 

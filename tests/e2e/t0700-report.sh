@@ -87,15 +87,15 @@ test_expect_success 'the page: series, change-id, versions, tables, plots' '
 test_expect_success 'subjects are escaped, nothing is fetched' '
 	r="$TRASH/r.html" &&
 	test_grep "mm: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;friends&lt;/b&gt;" "$r" &&
-	! grep -q "<script" "$r" && ! grep -q "<b>friends" "$r" &&
-	! grep -qi "https\?://" "$r" && ! grep -qi "<link\|<img\|<iframe\|url(" "$r"
+	test_grep ! "<script" "$r" && test_grep ! "<b>friends" "$r" &&
+	test_grep ! -i "https\?://" "$r" && test_grep ! -i "<link\|<img\|<iframe\|url(" "$r"
 '
 
 test_expect_success 'NAME@vN: that version only' '
 	respin report k@v1 >v1.html &&
 	test $(grep -c "<table " v1.html) = 1 && test_grep "id=\"v1\"" v1.html &&
-	! grep -q "id=\"v2\"" v1.html &&
-	test $(grep -c "<svg " v1.html) = 2 && ! grep -q ">v2</text>" v1.html
+	test_grep ! "id=\"v2\"" v1.html &&
+	test $(grep -c "<svg " v1.html) = 2 && test_grep ! ">v2</text>" v1.html
 '
 
 test_expect_success 'a series with no results yet: a page that says so' '
@@ -105,7 +105,7 @@ test_expect_success 'a series with no results yet: a page that says so' '
 	git commit -qam "mm/vmscan: a fresh comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
 	respin track fresh --base fresh-base >/dev/null && git checkout -q work &&
 	respin report fresh >f.html && test_grep "No version has stored results yet" f.html &&
-	! grep -q "<table\|<svg" f.html &&
+	test_grep ! "<table\|<svg" f.html &&
 	respin report fresh@v1 >f1.html && test_grep "No stored results: run <code>respin check fresh@v1" f1.html
 '
 
@@ -180,7 +180,7 @@ if command -v chromium >/dev/null 2>&1; then
 		test $(grep -o "<svg " dom.html | wc -l) = 2 &&
 		test $(grep -o "<table " dom.html | wc -l) = 2 &&
 		test $(grep -o "<circle " dom.html | wc -l) -ge 16 &&
-		! grep -q "<script" dom.html &&
+		test_grep ! "<script" dom.html &&
 		test_grep "&lt;script&gt;alert" dom.html
 	'
 
