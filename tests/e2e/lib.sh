@@ -26,6 +26,8 @@
 #                                     line does); on failure it says what
 #                                     it looked for and shows FILE
 #   check_same WANT GOT               the files are equal (shows a diff)
+#   test_when_finished 'CMD...'       runs CMD after the body, passed or
+#                                     failed (config undone, files put back)
 #   grep_q PATTERN FILE               old name of test_grep -e PATTERN FILE
 #
 # Helpers say why they failed on fd 7, which goes to the test's output
@@ -287,17 +289,37 @@ echo \"chain-lint-end:\$?\" >&8" ) 8>&1 >/dev/null 2>"$TRASH/.lint" </dev/null)
 _test_run() {
 	if [ -n "$test_verbose" ]; then
 		(
-			_in_test=t
+			_in_test=t _test_cleanup=
 			[ -z "$test_trace" ] || set -x
-			eval "$1"
+			_test_eval "$1"
+			_test_finish $?
 		) </dev/null >&2 7>&2
 	else
 		(
-			_in_test=t
-			eval "$1"
+			_in_test=t _test_cleanup=
+			_test_eval "$1"
+			_test_finish $?
 		) </dev/null >"$TRASH/.out" 2>&1 7>&1
 	fi
 	_test_rc=$?
+}
+
+# A body runs inside a function, so that its "return 1" ends the body
+# (and not the subshell: the clean-ups still run).
+_test_eval() {
+	eval "$1"
+}
+
+# _test_finish STATUS: runs what test_when_finished left, exits with
+# STATUS (or 1 when a clean-up fails after a passing body).
+_test_finish() {
+	_tc_failed=
+	eval "$_test_cleanup"
+	if [ -n "$_tc_failed" ]; then
+		echo "test_when_finished: a clean-up failed" >&7
+		[ "$1" != 0 ] || exit 1
+	fi
+	exit "$1"
 }
 
 # _test_report STATUS DESC [DIRECTIVE]
@@ -441,6 +463,19 @@ test_must_fail() {
 		return 1
 	fi
 	return 0
+}
+
+# test_when_finished CMD...: runs CMD (one string for eval, as git's)
+# after the body, whether it passed or not (not after an "exit" in
+# the body); the last one given runs first.  A failing clean-up fails
+# a test that passed.
+test_when_finished() {
+	if [ -z "$_in_test" ]; then
+		echo "BUG: test_when_finished outside a test" >&7
+		return 1
+	fi
+	_test_cleanup="{ $*
+} || _tc_failed=t; $_test_cleanup"
 }
 
 # test_grep [!] [GREP-OPTION...] PATTERN FILE

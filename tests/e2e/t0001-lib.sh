@@ -45,6 +45,11 @@ test_expect_success 'a script whose tests are right passes' '
 		for x in a b; do
 			test -s \$x || return 1
 		done &&
+		for x in a b; do
+			test -e \$x || { echo no \$x; return 1; }
+			test -s \$x ||
+			return 1
+		done &&
 		(
 			cd . &&
 			f b >c
@@ -200,6 +205,39 @@ test_expect_success 'test_expect_code in a body checks one command, even with 2>
 	test_grep "test_expect_code: .sh -c exit 4. exited with 4, not 3" code.err &&
 	test_grep "^not ok 3 - a test that must end with 128$" code.out &&
 	test_grep "expected exit 128, got 0" code.err
+'
+
+test_expect_success 'test_when_finished runs after a pass, a failure and a return' '
+	run_lib finished <<-\EOS &&
+	test_expect_success "passes" "
+		test_when_finished \"echo one >>log\" &&
+		test_when_finished \"echo two >>log\" &&
+		true
+	"
+	test_expect_success "fails" "
+		test_when_finished \"echo three >>log\" &&
+		false
+	"
+	test_expect_success "returns" "
+		test_when_finished \"echo four >>log\" &&
+		for i in 1; do false || return 1; done
+	"
+	test_expect_success "a clean-up that fails" "
+		test_when_finished false &&
+		true
+	"
+	test_expect_success "the log" "
+		printf \"%s\\n\" two one three four >want &&
+		check_same want log
+	"
+	EOS
+	test "$(cat finished.rc)" = 1 &&
+	test_grep "^ok 1 - passes$" finished.out &&
+	test_grep "^not ok 2 - fails$" finished.out &&
+	test_grep "^not ok 3 - returns$" finished.out &&
+	test_grep "^not ok 4 - a clean-up that fails$" finished.out &&
+	test_grep "test_when_finished: a clean-up failed" finished.err &&
+	test_grep "^ok 5 - the log$" finished.out
 '
 
 test_expect_success 'test_grep says what it looked for and what the file held' '
