@@ -33,23 +33,22 @@ test_expect_success 'the check writes nothing into the repository' '
 	git status --porcelain --untracked-files=no >"$TRASH/st" && test ! -s "$TRASH/st"
 '
 
-test_expect_code 1 'a conflicting base: the first patch that fails is named' '
+test_expect_success 'a conflicting base: the first patch that fails is named' '
 	git checkout -q mm-unstable &&
 	sed -i "s/^row 30$/row 30 conflicting/" mm/b.c && git commit -qam "base 3" &&
 	git checkout -q main &&
-	respin status >out; rc=$?; cat out;
-	grep -q "base gained 3 commits since v1; patch 2/2 \"mm: patch b\" does not apply (mm/b.c: " out || rc=9;
-	exit $rc
+	test_expect_code 1 respin status >out &&
+	test_grep "base gained 3 commits since v1; patch 2/2 \"mm: patch b\" does not apply (mm/b.c: " out
 '
 
-test_expect_code 1 'status --json says the same' '
-	respin status --json >out; rc=$?; cat out;
+test_expect_success 'status --json says the same' '
+	test_expect_code 1 respin status --json >out &&
 	perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>)->[0];
 		exit 3 unless \$d->{gained} == 3 && !\$d->{applies};
 		exit 4 unless \$d->{first_failing}{index} == 2;
 		exit 5 unless \$d->{first_failing}{path} eq q(mm/b.c);
-	" <out || rc=$?; exit $rc
+	" <out
 '
 
 test_expect_success 'a rewritten base (mm-unstable rebuilt) counts lost commits' '
@@ -65,9 +64,9 @@ test_expect_success 'a base ref that is gone is reported, not fatal' '
 	test_grep "base mm-unstable is gone" out
 '
 
-test_expect_code 128 'an unknown series' '
-	respin status nosuch 2>err; rc=$?; cat err;
-	grep -q "no series named" err || rc=1; exit $rc
+test_expect_success 'an unknown series' '
+	test_expect_code 128 respin status nosuch 2>err &&
+	test_grep "no series named" err
 '
 
 test_done

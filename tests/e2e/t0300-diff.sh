@@ -265,11 +265,11 @@ test_expect_success 'twenty random series pair as git does' '
 		random_series $seed >plan &&
 		start r$seed-v1 base &&
 		grep "^v1 " plan | while read -r v f fn n var subj; do
-			mkp $f $fn $n $var "rnd: $subj"
+			mkp $f $fn $n $var "rnd: $subj" || exit 1
 		done &&
 		start r$seed-v2 base &&
 		grep "^v2 " plan | while read -r v f fn n var subj; do
-			mkp $f $fn $n $var "rnd: $subj"
+			mkp $f $fn $n $var "rnd: $subj" || exit 1
 		done &&
 		track2 r$seed base r$seed-v1 r$seed-v2 &&
 		for cf in 60 30; do
@@ -303,8 +303,9 @@ test_expect_code 128 'an unknown series fails with 128' '
 	respin diff nosuch v1 v2
 '
 
-test_expect_code 128 'an unknown version fails with 128' '
-	respin diff s1 v1 v9 2>err; st=$?; test_grep v9 err >&2; exit $st
+test_expect_success 'an unknown version fails with 128' '
+	test_expect_code 128 respin diff s1 v1 v9 2>err &&
+	test_grep v9 err
 '
 
 test_expect_code 128 'a series with one version has nothing to compare' '

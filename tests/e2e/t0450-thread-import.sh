@@ -57,11 +57,11 @@ test_expect_success 'the same patch in v2, v3, v4 has one patch-id' '
 
 git init -q repo && cd repo && git commit -q --allow-empty -m init
 
-test_expect_code 128 'import without a base says what to do and records nothing' '
-	respin import lru ../lru.mbox 2>err; rc=$?; cat err;
-	grep -q "no base-commit and no --base" err || rc=1;
-	grep -q "hint: .*--mail-only" err || rc=1;
-	test -z "$(git for-each-ref refs/respin)" || rc=1; exit $rc
+test_expect_success 'import without a base says what to do and records nothing' '
+	test_expect_code 128 respin import lru ../lru.mbox 2>err &&
+	test_grep "no base-commit and no --base" err &&
+	test_grep "hint: .*--mail-only" err &&
+	test -z "$(git for-each-ref refs/respin)"
 '
 
 test_expect_success 'import --mail-only --all records v1..v3 with Message-IDs' '
@@ -82,15 +82,15 @@ test_expect_success 'importing the same again records nothing' '
 	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 'a Message-ID that is not in the mailbox' '
-	respin import lru ../lru.mbox nosuch@example.org --mail-only 2>err; rc=$?; cat err;
-	grep -q "no message <nosuch@example.org>" err || rc=1; exit $rc
+test_expect_success 'a Message-ID that is not in the mailbox' '
+	test_expect_code 128 respin import lru ../lru.mbox nosuch@example.org --mail-only 2>err &&
+	test_grep "no message <nosuch@example.org>" err
 '
 
-test_expect_code 129 'a mailbox with several series needs a Message-ID' '
+test_expect_success 'a mailbox with several series needs a Message-ID' '
 	cat ../lru.mbox ../spin.mbox >../both.mbox &&
-	respin import x ../both.mbox --mail-only 2>err; rc=$?; cat err;
-	grep -q "holds 2 series" err || rc=1; exit $rc
+	test_expect_code 129 respin import x ../both.mbox --mail-only 2>err &&
+	test_grep "holds 2 series" err
 '
 
 cd "$TRASH"
@@ -131,13 +131,14 @@ test_expect_success 'a mail-only version is applied later with --base' '
 	test_grep ! -e "------------" show
 '
 
-test_expect_code 128 'a patch that does not apply: which patch, which file, nothing recorded' '
+test_expect_success 'a patch that does not apply: which patch, which file, nothing recorded' '
 	git checkout -q -b conflict mm-unstable &&
 	sed -i "s/^line 3$/line 3 conflicting/" mm/a.c && git commit -qam conflict &&
 	refs_snapshot "$TRASH/before" &&
-	respin import c ../s.mbox --base conflict 2>err; rc=$?; cat err;
-	grep -q "patch 1/2 <.*> (\"mm: patch one\") does not apply on [0-9a-f]*: mm/a.c" err || rc=1;
-	refs_snapshot "$TRASH/after"; check_same "$TRASH/before" "$TRASH/after" || rc=1; exit $rc
+	test_expect_code 128 respin import c ../s.mbox --base conflict 2>err &&
+	test_grep "patch 1/2 <.*> (\"mm: patch one\") does not apply on [0-9a-f]*: mm/a.c" err &&
+	refs_snapshot "$TRASH/after" &&
+	check_same "$TRASH/before" "$TRASH/after"
 '
 
 test_done

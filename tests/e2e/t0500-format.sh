@@ -80,7 +80,7 @@ test_expect_success 'b4 am takes the output: same patches, same trailers' '
 	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" out/0000-cover-letter.patch) &&
 	respin format s --stdout >all.mbox &&
 	mkdir b4out &&
-	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1); cat b4.log;
+	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1) &&
 	test_grep "Total patches: 3" b4.log &&
 	mbx=$(ls b4out/*.mbx) &&
 	grep -c "^Subject: \[PATCH [1-3]/3\]" "$mbx" >n && test "$(cat n)" = 3 &&
@@ -105,9 +105,9 @@ test_expect_success 'a later version is vN, one patch needs no cover' '
 	test_grep "^Subject: \[PATCH v3 1/1\] mm: single$" single2/0001-mm-single.patch
 '
 
-test_expect_code 128 'an output path that is a file' '
-	: >afile && respin format s -o afile 2>err; rc=$?; cat err;
-	grep -q "afile is not a directory" err || rc=1; exit $rc
+test_expect_success 'an output path that is a file' '
+	: >afile && test_expect_code 128 respin format s -o afile 2>err &&
+	test_grep "afile is not a directory" err
 '
 
 test_expect_code 128 'an unknown series' 'respin format nosuch -o x'

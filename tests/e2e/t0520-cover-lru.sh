@@ -107,10 +107,9 @@ test_expect_success '--json gives the same subject and body' '
 	" <j
 '
 
-test_expect_code 128 'format refuses a version recorded from mail only, and says what to do' '
-	respin format lru -o out 2>err; rc=$?; cat err
+test_expect_success 'format refuses a version recorded from mail only, and says what to do' '
+	test_expect_code 128 respin format lru -o out 2>err &&
 	test_grep "recorded from mail only" err && test ! -e out
-	exit $rc
 '
 
 test_done

@@ -66,8 +66,8 @@ test_expect_success 'no results stored: the range-diff and a note' '
 	" <j
 '
 
-test_expect_code 1 'v1 is checked' '
-	respin check k >out 2>err; rc=$?; cat out err; exit $rc
+test_expect_success 'v1 is checked' '
+	test_expect_code 1 respin check k >out 2>err
 '
 
 # v2: patch 1 the same commit; patch 2 leaves a comment instead of the
@@ -214,17 +214,17 @@ test_expect_success 'a bench that got worse, either way round' '
 respin format k@v2 --stdout >"$TRASH/v2.mbox"
 respin format k@v3 --stdout >"$TRASH/v3.mbox"
 
-test_expect_code 129 'mail has no results: --results with mailboxes' '
-	respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" --results 2>err; rc=$?; cat err;
-	grep -q "results needs a series recorded in a repository" err || rc=9;
-	respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" -s >out || rc=8;
-	grep -q "^3: .* < -: .* mm/vmscan: add vmscan_extra()$" out || rc=7; exit $rc
+test_expect_success 'mail has no results: --results with mailboxes' '
+	test_expect_code 129 respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" --results 2>err &&
+	test_grep "results needs a series recorded in a repository" err &&
+	respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" -s >out &&
+	test_grep "^3: .* < -: .* mm/vmscan: add vmscan_extra()$" out
 '
 
-test_expect_code 129 'nor with one mailbox of two versions' '
+test_expect_success 'nor with one mailbox of two versions' '
 	cd "$TRASH" && cat v2.mbox v3.mbox >both.mbox &&
-	respin diff both.mbox --results 2>err; rc=$?; cat err;
-	grep -q "results needs a series recorded in a repository" err || rc=9; exit $rc
+	test_expect_code 129 respin diff both.mbox --results 2>err &&
+	test_grep "results needs a series recorded in a repository" err
 '
 
 test_done

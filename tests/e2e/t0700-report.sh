@@ -109,16 +109,17 @@ test_expect_success 'a series with no results yet: a page that says so' '
 	respin report fresh@v1 >f1.html && test_grep "No stored results: run <code>respin check fresh@v1" f1.html
 '
 
-test_expect_code 128 'an unknown series' '
-	respin report nosuch -o "$TRASH/x.html" 2>err; rc=$?; cat err;
-	grep -q "nosuch" err || rc=9; test -e "$TRASH/x.html" && rc=8; exit $rc
+test_expect_success 'an unknown series' '
+	test_expect_code 128 respin report nosuch -o "$TRASH/x.html" 2>err &&
+	test_grep "nosuch" err &&
+	test -e "$TRASH/x.html" && rc=8
 '
 
 test_expect_code 128 'an unknown version' 'respin report k@v9 >/dev/null'
 
-test_expect_code 128 'an output directory that does not exist' '
-	respin report k -o "$TRASH/no/such/dir/r.html" 2>err; rc=$?; cat err;
-	grep -q "no directory $TRASH/no/such/dir" err || rc=9; exit $rc
+test_expect_success 'an output directory that does not exist' '
+	test_expect_code 128 respin report k -o "$TRASH/no/such/dir/r.html" 2>err &&
+	test_grep "no directory $TRASH/no/such/dir" err
 '
 
 test_expect_code 129 'a bad option' 'respin report k --frobnicate 2>/dev/null'
