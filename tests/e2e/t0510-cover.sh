@@ -51,16 +51,14 @@ test_expect_success 'the same text again changes nothing' '
 	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 '--file of an empty or missing file: an error, nothing changed' '
+test_expect_success '--file of an empty or missing file: an error, nothing changed' '
 	refs_snapshot before &&
 	: >empty.txt &&
-	respin cover k --file empty.txt 2>err; rc=$?; cat err
-	test_grep "empty.txt is empty" err || exit 9
-	respin cover k --file no-such.txt 2>err; rc2=$?; cat err
-	test_grep "cannot read no-such.txt" err || exit 9
-	refs_snapshot after && check_same before after || exit 9
-	test $rc = $rc2 || exit 9
-	exit $rc
+	test_expect_code 128 respin cover k --file empty.txt 2>err &&
+	test_grep "empty.txt is empty" err &&
+	test_expect_code 128 respin cover k --file no-such.txt 2>err &&
+	test_grep "cannot read no-such.txt" err &&
+	refs_snapshot after && check_same before after
 '
 
 # v2: patch 2 gone, patch 3 reworded and its code changed, a new patch,
@@ -139,22 +137,20 @@ test_expect_success 'an editor closed without a change stores nothing' '
 	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 'an editor that fails: an error, nothing changed, the text kept' '
+test_expect_success 'an editor that fails: an error, nothing changed, the text kept' '
 	refs_snapshot before &&
-	GIT_EDITOR=false respin cover k --edit 2>err; rc=$?; cat err
-	test_grep "the editor (false) exited with 1" err || exit 9
-	test_grep "COVER_EDITMSG" err && test -s .git/respin/COVER_EDITMSG || exit 9
-	refs_snapshot after && check_same before after || exit 9
-	exit $rc
+	test_expect_code 128 env GIT_EDITOR=false respin cover k --edit 2>err &&
+	test_grep "the editor (false) exited with 1" err &&
+	test_grep "COVER_EDITMSG" err && test -s .git/respin/COVER_EDITMSG &&
+	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 'an edit that leaves only comments: an error, nothing changed' '
+test_expect_success 'an edit that leaves only comments: an error, nothing changed' '
 	refs_snapshot before &&
 	printf "# nothing\n\n" >"$TRASH/edited.txt" &&
-	GIT_EDITOR="$TRASH/editor.sh" respin cover k --edit 2>err; rc=$?; cat err
-	test_grep "the cover text is empty; nothing changed" err || exit 9
-	refs_snapshot after && check_same before after || exit 9
-	exit $rc
+	test_expect_code 128 env GIT_EDITOR="$TRASH/editor.sh" respin cover k --edit 2>err &&
+	test_grep "the cover text is empty; nothing changed" err &&
+	refs_snapshot after && check_same before after
 '
 
 test_expect_success 'subject prefixes: per series, for all, --rfc, --subject-prefix' '
@@ -203,31 +199,31 @@ test_expect_success 'a template file (config or --template); --default-template'
 	git config --unset respin.cover.templateFile
 '
 
-test_expect_code 128 'a template with an unknown variable: an error naming it' '
+test_expect_success 'a template with an unknown variable: an error naming it' '
 	printf "%s\n" "\${title}" "" "\${nosuch}" >bad.tmpl &&
-	respin cover k --template bad.tmpl >out 2>err; rc=$?; cat err
-	test_grep "bad.tmpl, line 3: unknown variable \${nosuch}" err || exit 9
-	test ! -s out || exit 9
+	test_expect_code 128 respin cover k --template bad.tmpl >out 2>err &&
+	test_grep "bad.tmpl, line 3: unknown variable \${nosuch}" err &&
+	test ! -s out &&
 	git config respin.cover.templateFile "$PWD/no-such.tmpl" &&
-	respin cover k 2>err; rc2=$?; cat err
-	git config --unset respin.cover.templateFile
-	test_grep "cannot read the cover template .*no-such.tmpl" err || exit 9
-	test $rc = $rc2 || exit 9
-	exit $rc
+	test_when_finished "git config --unset respin.cover.templateFile" &&
+	test_expect_code 128 respin cover k 2>err &&
+	test_grep "cannot read the cover template .*no-such.tmpl" err
 '
 
-test_expect_code 129 'usage errors' '
-	respin cover k --edit --file x 2>err; test $? = 129 || exit 9
-	respin cover k --edit --rfc 2>err; test $? = 129 || exit 9
-	respin cover 2>err
+test_expect_success 'usage errors' '
+	test_expect_code 129 respin cover k --edit --file x 2>err &&
+	test_grep "usage: respin cover" err &&
+	test_expect_code 129 respin cover k --edit --rfc 2>err &&
+	test_grep "usage: respin cover" err &&
+	test_expect_code 129 respin cover 2>err &&
+	test_grep "usage: respin cover" err
 '
 
-test_expect_code 128 'an unknown series or version' '
-	respin cover nosuch 2>err; rc=$?; cat err
-	test_grep "nosuch" err || exit 9
-	respin cover k@v9 2>err; cat err
-	test_grep "v9" err || exit 9
-	exit $rc
+test_expect_success 'an unknown series or version' '
+	test_expect_code 128 respin cover nosuch 2>err &&
+	test_grep "nosuch" err &&
+	test_expect_code 128 respin cover k@v9 2>err &&
+	test_grep "v9" err
 '
 
 # --- results: fixed inputs, exact tables ------------------------------
@@ -262,8 +258,9 @@ test_expect_success 'check v1 and v2 with fixed checks' '
 	git config respin.check.ops.metric ops &&
 	git config respin.check.ops.higher true &&
 	git config respin.check.ops.runs 5..5 &&
-	{ respin check k@v1 >out1 2>&1; respin check k@v2 >out2 2>&1; true; } &&
-	cat out1 out2 &&
+	# v1 has a checkpatch error, v2 a failing KTAP subtest: both exit 1
+	test_expect_code 1 respin check k@v1 >out1 2>&1 &&
+	test_expect_code 1 respin check k@v2 >out2 2>&1 &&
 	test_grep "failed$" out2 && respin results k
 '
 
@@ -304,10 +301,11 @@ test_expect_success 'format: each patch carries its results below ---' '
 	test_grep "^respin: checkpatch 0E 1W; build ok, no new warnings; mm-ktap 1/3, 1 failed (1 skip); ops +10.0% \* (n=5)$" mails/0003-*.patch &&
 	test_grep "^Results of respin check" mails/0000-cover-letter.patch &&
 	for f in mails/000[1-3]-*.patch; do
-		test $(grep -c "^respin: " $f) = 1 || exit 1
+		test $(grep -c "^respin: " $f) = 1 &&
 		# never in the commit message: the line comes after the first ---
-		sed -n "1,/^---$/p" $f | grep -q "^respin: " && exit 1
-	done; true
+		sed -n "1,/^---$/p" $f >message &&
+		test_grep ! "^respin: " message || return 1
+	done
 '
 
 test_expect_success 'format --no-results leaves them out' '
@@ -328,7 +326,7 @@ test_expect_success 'git am of the mails with results gives the same trees and m
 test_expect_success 'b4 am takes the mails with results: same patches and trailers' '
 	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" mails/0000-cover-letter.patch) &&
 	cat mails/*.patch >all.mbox && mkdir b4out &&
-	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1); cat b4.log;
+	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1) &&
 	test_grep "Total patches: 3" b4.log &&
 	mbx=$(ls b4out/*.mbx) &&
 	test_grep "^Reviewed-by: R Eviewer <reviewer@example.org>$" "$mbx"
