@@ -108,8 +108,8 @@ test_expect_success '--json gives the same subject and body' '
 '
 
 test_expect_success 'format refuses a version recorded from mail only, and says what to do' '
-	test_expect_code 128 respin format lru -o out 2>err &&
-	test_grep "recorded from mail only" err && test ! -e out
+	test_expect_code 128 respin format lru -o mails 2>err &&
+	test_grep "recorded from mail only" err && test ! -e mails
 '
 
 test_done

@@ -23,7 +23,7 @@ respin track k --base mm-unstable >/dev/null
 git config respin.check.checkpatch.enabled false
 
 test_expect_success 'no .config anywhere: tinyconfig, with ARCH=x86_64 and O=' '
-	respin check k >out 2>err; cat out err;
+	respin check k >out 2>err &&
 	test_grep "^2 run, 0 reused, 0 failed$" out &&
 	test_grep "^CONFIG_FIXTURE_tinyconfig=y$" .git/respin/build/k/.config &&
 	respin results k --check build --patch 0 >log &&
@@ -36,7 +36,7 @@ test_expect_success 'the user .config is taken when there is one' '
 	echo "CONFIG_MINE=y" >.config &&
 	echo "/* two */" >>mm/vmscan.c && git commit -qam "mm/vmscan: another comment" &&
 	respin track k >/dev/null &&
-	respin check k >out 2>err; cat out err;
+	respin check k >out 2>err &&
 	test_grep "^CONFIG_MINE=y$" .git/respin/build/k/.config &&
 	respin results k --check build --patch 2 >log &&
 	test_grep "respin: using the .config of" log

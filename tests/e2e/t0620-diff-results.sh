@@ -56,8 +56,7 @@ commit_three_patches || exit 1
 respin track k --base mm-unstable >/dev/null
 
 test_expect_success 'no results stored: the range-diff and a note' '
-	respin diff k v1 v1 --results -s >out 2>err; rc=$?; cat out err;
-	[ $rc = 0 ] &&
+	respin diff k v1 v1 --results -s >out 2>err &&
 	test_grep "^note: no results stored for v1; run respin check k@v1$" err &&
 	respin diff k v1 v1 -s >plain && check_same plain out &&
 	respin diff k v1 v1 --results --json >j 2>/dev/null && perl -MJSON::PP -e "
@@ -91,8 +90,8 @@ hashes() {
 }
 
 test_expect_success 'v2 not checked yet: its patches say so' '
-	respin diff k v1 v2 --results -s >out 2>err; rc=$?; cat out err;
-	[ $rc = 0 ] && [ ! -s err ] &&
+	respin diff k v1 v2 --results -s >out 2>err &&
+	test ! -s err &&
 	hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
@@ -106,12 +105,12 @@ test_expect_success 'v2 not checked yet: its patches say so' '
 '
 
 test_expect_success 'v2 is checked' '
-	respin check k >out 2>err; rc=$?; cat out err; [ $rc = 0 ]
+	respin check k >out 2>err
 '
 
 test_expect_success 'diff --results -s: what changed, pair by pair' '
-	respin diff k v1 v2 --results -s >out 2>err; cat out err;
-	[ ! -s err ] && hashes out >got &&
+	respin diff k v1 v2 --results -s >out 2>err &&
+	test ! -s err && hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
 	    results: unchanged
@@ -134,7 +133,8 @@ test_expect_success 'without -s the result lines come before the diff of the pat
 	respin diff k v1 v2 --results >full &&
 	respin diff k v1 v2 --results -s >short &&
 	grep -v "^    [ @+-]" full >kept && check_same short kept &&
-	grep -A4 "^2: .* ! " full >p2 && sed -n 5p p2 | test_grep "^    @@ mm/compaction.c" - &&
+	grep -A4 "^2: .* ! " full >p2 && sed -n 5p p2 >line5 &&
+	test_grep "^    @@ mm/compaction.c" line5 &&
 	awk "/^ *[0-9-]+: / { diff = 0 } /^    @@/ { diff = 1 }
 	     /^    results:/ && diff { bad = 1 } END { exit bad }" full &&
 	respin diff k v1 v2 >plain && grep -v "^    results: " full >rest &&
@@ -168,12 +168,13 @@ test_expect_success 'diff --results --json: the changes, structured' '
 test_expect_success 'a check run in one version only says so' '
 	git config respin.check.lines.kind command &&
 	git config respin.check.lines.command "test -s mm/vmscan.c" &&
-	respin check k --only lines >out 2>err; cat out err;
-	respin diff k v1 v2 --results -s >out; rc=$?;
-	git config --remove-section respin.check.lines; [ $rc = 0 ] &&
-	sed -n "/^2: /,/^3: /p" out >p2 && cat p2 &&
+	test_when_finished "git config --remove-section respin.check.lines" &&
+	respin check k --only lines >out 2>err &&
+	respin diff k v1 v2 --results -s >out &&
+	sed -n "/^2: /,/^3: /p" out >p2 &&
 	test_grep "^    results: lines: not run in v1$" p2 &&
-	sed -n "/^1: /,/^2: /p" out | test_grep "^    results: unchanged$" -
+	sed -n "/^1: /,/^2: /p" out >p1 &&
+	test_grep "^    results: unchanged$" p1
 '
 
 test_expect_success 'dropped and added patches: their results in one line' '
@@ -181,7 +182,7 @@ test_expect_success 'dropped and added patches: their results in one line' '
 	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
 	git commit -qam "mm/page_alloc: a note for later" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >/dev/null && respin check k >out 2>err; cat out err;
+	respin track k >/dev/null && respin check k >out 2>err &&
 	respin diff k v2 v3 --results -s >out && hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
@@ -202,13 +203,13 @@ test_expect_success 'a bench that got worse, either way round' '
 	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
 	git commit -qam "mm/page_alloc: a note for later" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >/dev/null && respin check k >out 2>err; cat out err;
-	respin diff k v4 v3 --results -s --creation-factor 200 >out && cat out &&
+	respin track k >/dev/null && respin check k >out 2>err &&
+	respin diff k v4 v3 --results -s --creation-factor 200 >out &&
 	test_grep "^    results: ops: +10.0% \* -> +0.0% against the base; v3 against v4: -9.1% \*, worse$" out &&
 	git config respin.check.ops.higher false &&
-	respin diff k v3 v4 --results -s --creation-factor 200 >out && cat out &&
-	test_grep "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out &&
-	git config --unset respin.check.ops.higher
+	test_when_finished "git config --unset respin.check.ops.higher" &&
+	respin diff k v3 v4 --results -s --creation-factor 200 >out &&
+	test_grep "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out
 '
 
 respin format k@v2 --stdout >"$TRASH/v2.mbox"
