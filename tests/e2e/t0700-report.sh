@@ -48,13 +48,14 @@ git config respin.check.tidy.kind command
 git config respin.check.tidy.command "! grep -q ' \$' mm/vmscan.c"
 
 test_expect_success 'v1 and v2 are checked, two benches each' '
-	respin check k >out 2>err; cat out err;
-	test_grep "failed$" out &&
+	# v1: patch 3 has trailing whitespace, tidy fails there
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^[0-9]* run, 0 reused, [1-9][0-9]* failed$" out &&
 	tick &&
 	sed -i "s/^int vmscan_extra(void) { return 1; }   $/int vmscan_extra(void)\n{\n\treturn 2;\n}/" mm/vmscan.c &&
 	git commit -q --amend -a --no-edit &&
 	respin track k >/dev/null &&
-	respin check k >out 2>err; cat out err;
+	respin check k >out 2>err &&
 	test_grep "^[0-9]* run, [0-9]* reused, 0 failed$" out &&
 	respin results k@v1 >t1 && respin results k@v2 >t2 && cat t1 t2 &&
 	test_grep "^ *3/3 .*FAIL" t1
@@ -70,8 +71,10 @@ test_expect_success 'report -o writes the page, and nothing else' '
 test_expect_success 'the page: series, change-id, versions, tables, plots' '
 	r="$TRASH/r.html" &&
 	test_grep "<h1>respin report: k</h1>" "$r" &&
-	cid=$(respin show k --json 2>/dev/null | sed -n "s/.*\"change_id\": \"\([^\"]*\)\".*/\1/p" | head -n 1) &&
-	{ test -z "$cid" || test_grep "$cid" "$r"; } &&
+	respin show k --json >show.json &&
+	cid=$(sed -n "s/.*\"change_id\": \"\([^\"]*\)\".*/\1/p" show.json | head -n 1) &&
+	test -n "$cid" &&
+	test_grep "<dt>change-id</dt><dd>$cid</dd>" "$r" &&
 	test_grep "<b>v1</b>: 3 patches" "$r" && test_grep "<b>v2</b>: 3 patches" "$r" &&
 	test $(grep -c "<svg " "$r") = 2 &&
 	test $(grep -c "<table " "$r") = 2 &&
@@ -112,7 +115,7 @@ test_expect_success 'a series with no results yet: a page that says so' '
 test_expect_success 'an unknown series' '
 	test_expect_code 128 respin report nosuch -o "$TRASH/x.html" 2>err &&
 	test_grep "nosuch" err &&
-	test -e "$TRASH/x.html" && rc=8
+	test ! -e "$TRASH/x.html"
 '
 
 test_expect_code 128 'an unknown version' 'respin report k@v9 >/dev/null'
