@@ -164,6 +164,7 @@ function aborts(i,    s) {
 # the text outside quotes and comments (quoted text is dropped, the
 # quotes stay); qs carries an open quote to the next line
 function scan(s,    i, c, out, len) {
+	# (sets bs_end when the line ends in a backslash outside quotes)
 	out = ""
 	len = length(s)
 	for (i = 1; i <= len; i++) {
@@ -177,7 +178,10 @@ function scan(s,    i, c, out, len) {
 			else if (c == "\"") { qs = ""; out = out "\"" }
 			continue
 		}
-		if (c == "\\") { i++; out = out "_"; continue }
+		if (c == "\\") {
+			if (i == len) { bs_end = 1; break }
+			i++; out = out "_"; continue
+		}
 		if (c == SQ) { qs = "s"; out = out SQ; continue }
 		if (c == "\"") { qs = "d"; out = out "\""; continue }
 		if (c == "#" && (i == 1 || substr(s, i - 1, 1) ~ /[ \t;]/)) break
@@ -196,14 +200,10 @@ BEGIN { SQ = sprintf("%c", 39) }
 	}
 	if (!pend) { first = NR; text = ""; orig = "" }
 	orig = orig (pend ? " " : "") line
-	if (qs == "" && line ~ /\\$/ && line !~ /\\\\$/) {
-		text = text scan(substr(line, 1, length(line) - 1))
-		pend = 1
-		next
-	}
+	bs_end = 0
 	part = scan(line)
 	text = text part
-	if (qs != "") { text = text " "; pend = 1; next }
+	if (qs != "" || bs_end) { text = text " "; pend = 1; next }
 	pend = 0
 	if (part ~ /<</ && match(line, /<<-?[ \t]*\\?["'"'"']?[A-Za-z_][A-Za-z0-9_]*/)) {
 		tok = substr(line, RSTART, RLENGTH)

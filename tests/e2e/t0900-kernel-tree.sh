@@ -52,7 +52,7 @@ test_expect_success 'a shared clone of mm-unstable takes two mm/ patches' '
 	cd k &&
 	git checkout -q -b topic &&
 	sed -i "s/^ \* Memory compaction for the reduction of external fragmentation\. Note that$/ * Memory compaction for the reduction of external fragmentation (the\n * kind that makes high-order allocations fail). Note that/" mm/compaction.c &&
-	! git diff --quiet &&
+	test_must_fail git diff --quiet &&
 	git commit -q -a -m "mm/compaction: say what external fragmentation is" \
 		-m "The header comment names external fragmentation but not what it
 does to the allocator: say so." \
@@ -87,7 +87,8 @@ test_expect_success 'the cache is left as it was' '
 	check_same "$TRASH/refs.before" "$TRASH/refs.after" &&
 	git -C "$KDIR" status --porcelain >status2 &&
 	test ! -s status2 &&
-	! git -C "$KDIR" for-each-ref refs/respin | grep -q .
+	git -C "$KDIR" for-each-ref refs/respin >kdir-refs &&
+	test ! -s kdir-refs
 '
 
 test_done

@@ -117,11 +117,15 @@ EOC
 setup_rc=$?
 
 test_expect_success 'the real tree, a tinyconfig for QEMU, a 3-patch series' '
-	cat "$TRASH/setup.log"; test "$setup_rc" = 0 && test "$(pwd)" = "$REPO"
+	cat "$TRASH/setup.log" && test "$setup_rc" = 0 && test "$(pwd)" = "$REPO"
 '
 
-test_expect_code 1 'check builds, lints, boots and benches every patch' '
-	respin check kc >out 2>err; rc=$?; cat out; tail -n 30 err; exit $rc
+test_expect_success 'check builds, lints, boots and benches every patch' '
+	{
+		test_expect_code 1 respin check kc >out 2>err ||
+		{ tail -n 30 err; false; }
+	} &&
+	test_grep "^[0-9]* run, 0 reused, 1 failed$" out
 '
 
 test_expect_success 'the new warning is attributed to exactly patch 2' '
@@ -165,7 +169,7 @@ test_expect_success 'a benchmark per patch against the base' '
 '
 
 test_expect_success 'a second check runs nothing' '
-	respin check kc >out 2>err; cat out;
+	test_expect_code 1 respin check kc >out 2>err &&
 	test_grep "^0 run, [0-9]* reused, 1 failed$" out
 '
 
@@ -173,7 +177,7 @@ test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
 	sed -i "s/^int respin_extra(void) { return 1; }   $/int respin_extra(void)\n{\n\treturn 1;\n}/" mm/compaction.c &&
 	git commit -q --amend -a --no-edit &&
 	respin track kc --tip HEAD >/dev/null &&
-	respin check kc >out 2>err; cat out; tail -n 5 err;
+	{ respin check kc >out 2>err || { tail -n 5 err; false; }; } &&
 	test_grep "^4 run, [0-9]* reused, 0 failed$" out
 '
 
