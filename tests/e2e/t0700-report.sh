@@ -72,6 +72,7 @@ test_expect_success 'the page: series, change-id, versions, tables, plots' '
 	r="$TRASH/r.html" &&
 	test_grep "<h1>respin report: k</h1>" "$r" &&
 	respin show k --json >show.json &&
+	test_grep "\"change_id\": \"[0-9]\{8\}-k-[0-9a-f]\{12\}\"" show.json &&
 	cid=$(sed -n "s/.*\"change_id\": \"\([^\"]*\)\".*/\1/p" show.json | head -n 1) &&
 	test -n "$cid" &&
 	test_grep "<dt>change-id</dt><dd>$cid</dd>" "$r" &&
