@@ -95,9 +95,21 @@ static inline const char *test_shared_dir(void)
 	}
 	data = test_data_dir();
 	if (data) {
-		/* CHECKOUT/tests/data -> CHECKOUT/../shared/data */
-		snprintf(found, sizeof(found), "%s/../../../shared/data", data);
-		return found;
+		/* CHECKOUT/tests/data -> (the checkout's parent)/shared/data */
+		char parent[PATH_MAX], *slash;
+		int i;
+
+		snprintf(parent, sizeof(parent), "%s", data);
+		for (i = 0; i < 3; i++) {
+			slash = strrchr(parent, '/');
+			if (!slash)
+				break;
+			*slash = '\0';
+		}
+		if (i == 3) {
+			snprintf(found, sizeof(found), "%s/shared/data", parent);
+			return found;
+		}
 	}
 	return "../shared/data";
 }
