@@ -26,6 +26,7 @@
 #                                     line does); on failure it says what
 #                                     it looked for and shows FILE
 #   check_same WANT GOT               the files are equal (shows a diff)
+#   test_path_is_missing PATH, test_path_is_file PATH, test_path_is_dir PATH
 #   test_when_finished 'CMD...'       runs CMD after the body, passed or
 #                                     failed (config undone, files put back)
 #   grep_q PATTERN FILE               old name of test_grep -e PATTERN FILE
@@ -161,6 +162,25 @@ function aborts(i,    s) {
 	     s ~ /^(return|exit)([ \t]+[0-9]+)?[ \t;]*$/)) return 1
 	return 0
 }
+# how many blocks a line opens (less those it closes): ( { do if case
+function blocks(s, pattern,    t, d) {
+	t = s
+	d = 0
+	if (!pattern) {
+		d += gsub(/[({]/, "", t)
+		t = s
+		d -= gsub(/[)}]/, "", t)
+	}
+	t = " " s " "
+	d += gsub(/[ \t;]do[ \t;]/, "", t)
+	t = " " s " "
+	d -= gsub(/[ \t;]done[ \t;)|&>]/, "", t)
+	t = " " s " "
+	d += gsub(/[ \t;]if[ \t]/, "", t)
+	t = " " s " "
+	d -= gsub(/[ \t;]fi[ \t;)|&>]/, "", t)
+	return d
+}
 # the text outside quotes and comments (quoted text is dropped, the
 # quotes stay); qs carries an open quote to the next line
 function scan(s,    i, c, out, len) {
@@ -224,14 +244,22 @@ END {
 	if (heredoc != "")
 		print "a here-doc is never closed (no line \"" heredoc "\")"
 	depth = 0
+	nest = 0
 	for (i = 1; i <= n; i++) {
 		s = L[i]
 		if (s ~ /(^|[ \t;(])case[ \t]/) depth++
 		if (s ~ /(^|[ \t;])esac([ \t;)|&]|$)/) depth--
+		pattern = depth > 0 && s ~ /^\(?[^()]*\)$/
+		# "|| exit 1" where nothing encloses it: it ends the body
+		# even when the chain before it is intact (and so under the
+		# lint too); only loops, ( ) and { } may hold it
+		if (nest == 0 && aborts(i) && !opens(s))
+			print "line " N[i] ": \"" O[i] "\": a \"|| exit\" or \"|| return\" outside a loop or a ( ) / { } block; chain it with && (or write \"{ CMD || { ...; false; }; } &&\")"
+		nest += blocks(s, pattern)
 		if (i == n) break
 		if (opens(s) || closes(L[i + 1]) || aborts(i)) continue
 		# a case pattern on a line of its own
-		if (depth > 0 && s ~ /^\(?[^()]*\)$/) continue
+		if (pattern) continue
 		print "line " N[i] ": \"" O[i] "\" is not chained (no && at its end)"
 	}
 	for (i = 1; i <= n; i++) {
@@ -522,6 +550,29 @@ test_grep() {
 	[ $_tg_rc = 1 ] && return 0
 	echo "test_grep: lines of $_tg_file match$_tg_what, and none should:" >&7
 	grep "$@" 2>&1 | sed -n '1,50s/^/| /p' >&7
+	return 1
+}
+
+# test_path_is_missing PATH / test_path_is_file PATH / test_path_is_dir
+# PATH: says what is there when it is not as expected.
+test_path_is_missing() {
+	[ ! -e "$1" ] && [ ! -L "$1" ] && return 0
+	echo "test_path_is_missing: $1 exists:" >&7
+	ls -ld "$1" >&7 2>&1
+	return 1
+}
+
+test_path_is_file() {
+	[ -f "$1" ] && return 0
+	echo "test_path_is_file: $1 is not a file" >&7
+	ls -ld "$1" >&7 2>&1
+	return 1
+}
+
+test_path_is_dir() {
+	[ -d "$1" ] && return 0
+	echo "test_path_is_dir: $1 is not a directory" >&7
+	ls -ld "$1" >&7 2>&1
 	return 1
 }
 

@@ -147,6 +147,25 @@ test_expect_success 'a loop must say "|| return 1"; with it, an early failure co
 	test_grep "^ok 3 - one-line loop with exit$" loops.out
 '
 
+test_expect_success 'a top-level "|| exit 1" is found (it would end the lint run too)' '
+	run_lib toplevel <<-\EOS &&
+	test_expect_success "top-level exit" "
+		true ||
+			{ echo failed; exit 1; }
+		true
+	"
+	test_expect_success "in a block it is fine" "
+		{ true || { echo failed; false; }; } &&
+		( true || exit 1 ) &&
+		true
+	"
+	EOS
+	test "$(cat toplevel.rc)" = 1 &&
+	test_grep "^not ok 1 - top-level exit$" toplevel.out &&
+	test_grep "a \"|| exit\" or \"|| return\" outside a loop" toplevel.err &&
+	test_grep "^ok 2 - in a block it is fine$" toplevel.out
+'
+
 test_expect_success 'a here-doc that is never closed is found' '
 	run_lib runaway <<-\EOS &&
 	test_expect_success "run-away" "
@@ -260,6 +279,23 @@ test_expect_success 'test_grep says what it looked for and what the file held' '
 	test_grep "^not ok 5 - no file$" grep.out &&
 	test_grep "there is no file no-such-file" grep.err &&
 	test_grep "^not ok 6 - a bad pattern$" grep.out
+'
+
+test_expect_success 'test_path_is_missing, _is_file, _is_dir' '
+	run_lib paths <<-\EOS &&
+	test_expect_success "right" "
+		mkdir d && : >f &&
+		test_path_is_missing nothing && test_path_is_file f && test_path_is_dir d
+	"
+	test_expect_success "there" "test_path_is_missing f"
+	test_expect_success "not a file" "test_path_is_file d"
+	test_expect_success "not a dir" "test_path_is_dir f"
+	EOS
+	test_grep "^ok 1 - right$" paths.out &&
+	test_grep "^not ok 2 - there$" paths.out &&
+	test_grep "test_path_is_missing: f exists:" paths.err &&
+	test_grep "^not ok 3 - not a file$" paths.out &&
+	test_grep "^not ok 4 - not a dir$" paths.out
 '
 
 test_expect_success 'test_expect_failure: TODO while broken, noted once fixed' '

@@ -109,7 +109,7 @@ test_expect_success '--json gives the same subject and body' '
 
 test_expect_success 'format refuses a version recorded from mail only, and says what to do' '
 	test_expect_code 128 respin format lru -o mails 2>err &&
-	test_grep "recorded from mail only" err && test ! -e mails
+	test_grep "recorded from mail only" err && test_path_is_missing mails
 '
 
 test_done

@@ -116,7 +116,7 @@ test_expect_success 'a series with no results yet: a page that says so' '
 test_expect_success 'an unknown series' '
 	test_expect_code 128 respin report nosuch -o "$TRASH/x.html" 2>err &&
 	test_grep "nosuch" err &&
-	test ! -e "$TRASH/x.html"
+	test_path_is_missing "$TRASH/x.html"
 '
 
 test_expect_code 128 'an unknown version' 'respin report k@v9 >/dev/null'

@@ -11,8 +11,10 @@ export RESPIN_CACHE
 KTREE=$SRC_DIR/tools/kernel-tree.sh
 
 test_expect_success 'kernel-tree.sh makes (or reuses) the cached tree' '
-	sh "$KTREE" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
-		{ cat "$TRASH/ktree.err"; exit 1; }
+	{
+		sh "$KTREE" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
+		{ cat "$TRASH/ktree.err"; false; }
+	} &&
 	test "$(cat "$TRASH/ktree.out")" = "$RESPIN_CACHE/linux-6.1"
 '
 KDIR=$(cat "$TRASH/ktree.out" 2>/dev/null || echo /nonexistent)

@@ -28,8 +28,10 @@ test_expect_success 'the tools are there: qemu, gcc -static, cpio' '
 '
 
 test_expect_success 'kernel-tree.sh gives the cached linux-6.1 tree' '
-	sh "$SRC_DIR/tools/kernel-tree.sh" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
-		{ cat "$TRASH/ktree.err"; exit 1; }
+	{
+		sh "$SRC_DIR/tools/kernel-tree.sh" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
+		{ cat "$TRASH/ktree.err"; false; }
+	} &&
 	test -f "$(cat "$TRASH/ktree.out")/mm/compaction.c"
 '
 KDIR=$(cat "$TRASH/ktree.out" 2>/dev/null || echo /nonexistent)
@@ -239,9 +241,11 @@ EOF
 
 test_expect_success 'the guest runs the tests and prints only their KTAP' '
 	a=$(date +%s) &&
-	RESPIN_LOG=$TRASH/console.log run --timeout 300 --test-timeout 20 \
-		"$BZ" tests >got.ktap 2>run.err ||
-		{ cat run.err; exit 1; }
+	{
+		RESPIN_LOG=$TRASH/console.log run --timeout 300 --test-timeout 20 \
+			"$BZ" tests >got.ktap 2>run.err ||
+		{ cat run.err; false; }
+	} &&
 	echo "boot + 7 tests (one hangs for 20 s): $(( $(date +%s) - a )) s" &&
 	# A slow, busy host makes the emulated kernel warn on its own
 	# ("hrtimer: interrupt took ...", clocksource watchdog): those are
