@@ -28,7 +28,10 @@ test_expect_success 'an unknown command' '
 	test_grep "not a respin command" err
 '
 
-test_expect_code 129 'no command at all' 'respin 2>/dev/null'
+test_expect_success 'no command at all' '
+	test_expect_code 129 respin 2>err &&
+	test_grep "^usage: respin " err
+'
 
 test_expect_success 'respin --version' 'respin --version | grep -q "^respin version "'
 

@@ -105,7 +105,8 @@ test_expect_success 'v2 not checked yet: its patches say so' '
 '
 
 test_expect_success 'v2 is checked' '
-	respin check k >out 2>err
+	respin check k >out 2>err &&
+	test_grep " 0 failed$" out
 '
 
 test_expect_success 'diff --results -s: what changed, pair by pair' '

@@ -126,9 +126,21 @@ test_expect_success 'an output directory that does not exist' '
 	test_grep "no directory $TRASH/no/such/dir" err
 '
 
-test_expect_code 129 'a bad option' 'respin report k --frobnicate 2>/dev/null'
-test_expect_code 129 'no series' 'respin report 2>/dev/null'
-test_expect_code 129 'two series' 'respin report k k 2>/dev/null'
+test_expect_success 'a bad option' '
+	test_expect_code 129 respin report k --frobnicate 2>err &&
+	test_grep "unknown option .--frobnicate." err &&
+	test_grep "^usage: respin report " err
+'
+
+test_expect_success 'no series' '
+	test_expect_code 129 respin report 2>err &&
+	test_grep "which series?" err
+'
+
+test_expect_success 'two series' '
+	test_expect_code 129 respin report k k 2>err &&
+	test_grep "^usage: respin report " err
+'
 
 # PNG: width, height, distinct colours, share of non-white pixels, and
 # whether colours near the given ones (#rrggbb) occur.
