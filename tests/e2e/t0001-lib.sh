@@ -78,6 +78,22 @@ test_expect_success 'a command that is not chained fails the test, unrun' '
 	test ! -e lt/ran && test ! -e ran
 '
 
+test_expect_success 'the old error-test idiom (rc=$?; cat err; grep || rc=1) is refused' '
+	run_lib oldidiom <<-\EOS &&
+	test_expect_code 3 "old idiom" "
+		sh -c \"echo boom >&2; exit 3\" 2>err; rc=\$?; cat err;
+		grep -q boom err || rc=1; exit \$rc
+	"
+	test_expect_success "its replacement" "
+		test_expect_code 3 sh -c \"echo boom >&2; exit 3\" 2>err &&
+		test_grep boom err
+	"
+	EOS
+	test_grep "^not ok 1 - old idiom$" oldidiom.out &&
+	test_grep "line 2: .* is not chained" oldidiom.err &&
+	test_grep "^ok 2 - its replacement$" oldidiom.out
+'
+
 test_expect_success 'a ; on one line is found by running it after (exit 117)' '
 	run_lib semicolon <<-\EOS &&
 	test_expect_success "a semicolon" "false; true"
