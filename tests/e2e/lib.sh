@@ -44,7 +44,15 @@
 #    else ...); that finds broken chains inside ( ) and { } too.  The
 #    last command of a for/while/until loop must end in "|| return 1"
 #    (or "|| exit 1"): otherwise only the last round's status counts.
+#    A "|| exit 1" (or "|| { ...; exit 1; }") belongs in a loop or a
+#    ( ) / { } block: at the top of a body it ends the body early.
+# When the chain is broken, the commands after the break have run once
+# during the (exit 117) run (as in git): the script fails either way.
 # RESPIN_TEST_CHAIN_LINT=0 turns both off (never in a commit).
+#
+# Prefer test_expect_code CODE over test_must_fail for respin itself:
+# it pins the code (1, 128 or 129), and an ASan report (exit 1 by
+# default) then cannot pass for an expected failure.
 #
 # Switches, on the command line (sh tests/e2e/t0200-track.sh -v -i) or,
 # since prove passes none, in RESPIN_TEST_OPTS="-v -i":
