@@ -372,7 +372,7 @@ _test_report() {
 	if [ -s "$TRASH/.why" ]; then
 		sed 's/^/# /' "$TRASH/.why" >&2
 	elif [ -z "$test_verbose" ]; then
-		sed 's/^/# /' "$TRASH/.out" 2>/dev/null | tail -n 40 >&2
+		sed 's/^/# /' "$TRASH/.out" 2>/dev/null | tail -n 60 >&2
 	fi
 	if [ -n "$test_immediate" ]; then
 		KEEP_TRASH=1
@@ -544,20 +544,25 @@ test_grep() {
 	fi
 	if [ -z "$_tg_neg" ]; then
 		[ $_tg_rc = 0 ] && return 0
-		echo "test_grep: no line of $_tg_file matches$_tg_what" >&7
+		# the file first, what was looked for last: a failure report
+		# shows the end of the test's output
 		if [ -s "$_tg_file" ]; then
-			echo "test_grep: $_tg_file holds:" >&7
-			sed -n '1,200s/^/| /p' "$_tg_file" >&7
-			[ "$(wc -l <"$_tg_file")" -le 200 ] ||
-				echo "| ... ($(wc -l <"$_tg_file") lines)" >&7
+			_tg_n=$(wc -l <"$_tg_file")
+			if [ "$_tg_n" -le 30 ]; then
+				echo "test_grep: $_tg_file holds:" >&7
+			else
+				echo "test_grep: $_tg_file holds ($_tg_n lines, the first 30):" >&7
+			fi
+			sed -n '1,30s/^/| /p' "$_tg_file" >&7
 		else
 			echo "test_grep: $_tg_file is empty" >&7
 		fi
+		echo "test_grep: no line of $_tg_file matches$_tg_what" >&7
 		return 1
 	fi
 	[ $_tg_rc = 1 ] && return 0
 	echo "test_grep: lines of $_tg_file match$_tg_what, and none should:" >&7
-	grep "$@" 2>&1 | sed -n '1,50s/^/| /p' >&7
+	grep "$@" 2>&1 | sed -n '1,30s/^/| /p' >&7
 	return 1
 }
 
