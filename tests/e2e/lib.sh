@@ -326,7 +326,6 @@ _test_run() {
 	if [ -n "$test_verbose" ]; then
 		(
 			_in_test=t _test_cleanup=
-			[ -z "$test_trace" ] || set -x
 			_test_eval "$1"
 			_test_finish $?
 		) </dev/null >&2 7>&2
@@ -343,7 +342,11 @@ _test_run() {
 # A body runs inside a function, so that its "return 1" ends the body
 # (and not the subshell: the clean-ups still run).
 _test_eval() {
+	[ -z "$test_trace" ] || set -x
 	eval "$1"
+	_te_rc=$?
+	{ set +x; } 2>/dev/null
+	return $_te_rc
 }
 
 # _test_finish STATUS: runs what test_when_finished left, exits with
