@@ -105,6 +105,12 @@ export RESPIN_TEST_CACHE
 
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/respin-$TEST_NAME.XXXXXX")
 trap 'cd /; [ -n "${KEEP_TRASH:-}" ] || rm -rf "$TRASH"' EXIT
+# a script stopped by a signal (Ctrl-C, prove killed, a closed pipe)
+# still cleans up: exit, so the EXIT trap runs
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 export HOME="$TRASH/home"
 mkdir -p "$HOME"
 cd "$TRASH" || exit 1
