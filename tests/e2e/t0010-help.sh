@@ -20,14 +20,18 @@ test_expect_success 'every command has --help, a doc page and a man page' '
 
 test_expect_success 'respin help CMD opens the man page' '
 	MANPATH="$RESPIN_BUILD/man" MANPAGER=cat PAGER=cat respin help track >out 2>&1 &&
-	grep -q "respin-track - record" out
+	test_grep "respin-track - record" out
 '
 
-test_expect_code 129 'an unknown command' '
-	respin frobnicate 2>err; rc=$?; grep -q "not a respin command" err || rc=1; exit $rc
+test_expect_success 'an unknown command' '
+	test_expect_code 129 respin frobnicate 2>err &&
+	test_grep "not a respin command" err
 '
 
-test_expect_code 129 'no command at all' 'respin 2>/dev/null'
+test_expect_success 'no command at all' '
+	test_expect_code 129 respin 2>err &&
+	test_grep "^usage: respin " err
+'
 
 test_expect_success 'respin --version' 'respin --version | grep -q "^respin version "'
 

@@ -18,17 +18,17 @@ test_expect_success 'make-fixture creates main and mm-unstable and prints the pa
 		include/linux/mm.h tools/testing/selftests/mm/Makefile; do
 		git cat-file -e "HEAD:$f" || { echo "no $f"; exit 1; }
 	done &&
-	! git cat-file -e HEAD:scripts/checkpatch.pl
+	test_must_fail git cat-file -e HEAD:scripts/checkpatch.pl
 '
 
 test_expect_success 'the fixture builds with make and runs, leaving git status clean' '
 	cd fx &&
 	make >../make.out 2>../make.err &&
-	grep_q "^  CC      mm/compaction.o" ../make.out &&
-	grep_q "^  LD      vmlinux" ../make.out &&
+	test_grep "^  CC      mm/compaction.o" ../make.out &&
+	test_grep "^  LD      vmlinux" ../make.out &&
 	test ! -s ../make.err &&
 	./vmlinux >../run.out &&
-	grep_q "compaction for order 4: success" ../run.out &&
+	test_grep "compaction for order 4: success" ../run.out &&
 	test -z "$(git status --porcelain)"
 '
 
@@ -43,10 +43,10 @@ test_expect_success 'make O=dir builds out of tree, W=1 stays quiet' '
 test_expect_success 'a compiler warning is reported kbuild-style; WERROR=1 fails' '
 	git clone -q fx fxw && cd fxw &&
 	sed "s/^\tunsigned int o;$/\tunsigned int o, unused_var;/" mm/compaction.c >c.tmp &&
-	mv c.tmp mm/compaction.c && ! git diff --quiet &&
+	mv c.tmp mm/compaction.c && test_must_fail git diff --quiet &&
 	make O=../objw >../make.out 2>../make.err &&
-	grep_q "^mm/compaction.c:[0-9]*:[0-9]*: warning: unused variable .unused_var." ../make.err &&
-	! make O=../objw2 WERROR=1 >/dev/null 2>&1
+	test_grep "^mm/compaction.c:[0-9]*:[0-9]*: warning: unused variable .unused_var." ../make.err &&
+	test_must_fail make O=../objw2 WERROR=1 >/dev/null 2>&1
 '
 
 test_expect_success 'the mm selftest prints KTAP' '
@@ -55,17 +55,17 @@ test_expect_success 'the mm selftest prints KTAP' '
 	"$TRASH/st/compaction_test" >../ktap.out &&
 	sed -n 1p ../ktap.out | grep -qx "KTAP version 1" &&
 	sed -n 2p ../ktap.out | grep -qx "1\.\.4" &&
-	grep_q "^ok 1 page_alloc_split$" ../ktap.out &&
-	grep_q "^ok [0-9]* [a-z_]* # SKIP " ../ktap.out &&
-	! grep -q "^not ok" ../ktap.out &&
+	test_grep "^ok 1 page_alloc_split$" ../ktap.out &&
+	test_grep "^ok [0-9]* [a-z_]* # SKIP " ../ktap.out &&
+	test_grep ! "^not ok" ../ktap.out &&
 	test -z "$(git status --porcelain)"
 '
 
 test_expect_success 'KSFT_FIXTURE_FAIL makes a subtest fail' '
-	KSFT_FIXTURE_FAIL=compaction_fragmented "$TRASH/st/compaction_test" >ktap2.out
-	test $? = 1 &&
-	grep_q "^not ok 2 compaction_fragmented$" ktap2.out &&
-	grep_q "^ok 3 reclaim_inactive$" ktap2.out
+	test_expect_code 1 env KSFT_FIXTURE_FAIL=compaction_fragmented \
+		"$TRASH/st/compaction_test" >ktap2.out &&
+	test_grep "^not ok 2 compaction_fragmented$" ktap2.out &&
+	test_grep "^ok 3 reclaim_inactive$" ktap2.out
 '
 
 test_expect_success '--series 3 puts 3 signed-off patches to mm/ on topic' '
@@ -107,28 +107,28 @@ test_expect_success 'object ids are reproducible' '
 
 test_expect_success 'make-fixture refuses a non-empty directory' '
 	mkdir full && echo keep >full/file &&
-	! sh "$FIXTURE" full >out 2>err &&
-	grep_q "not empty" err &&
+	test_must_fail sh "$FIXTURE" full >out 2>err &&
+	test_grep "not empty" err &&
 	test "$(ls -A full)" = file && test "$(cat full/file)" = keep &&
 	mkdir empty && sh "$FIXTURE" empty >/dev/null &&
 	test -d empty/.git
 '
 
 test_expect_success 'make-fixture rejects a bad --series' '
-	! sh "$FIXTURE" --series x bad 2>err &&
-	grep_q "number" err && test ! -e bad
+	test_must_fail sh "$FIXTURE" --series x bad 2>err &&
+	test_grep "number" err && test ! -e bad
 '
 
 test_expect_success 'respin track and show work on the fixture' '
 	make_fixture plain && cd fx3 &&
 	respin track k --base mm-unstable >../track.out &&
 	respin list >../list.out &&
-	grep_q "^k " ../list.out &&
+	test_grep "^k " ../list.out &&
 	respin show k >../show.out &&
 	for s in $(git log --format=%h --abbrev=12 mm-unstable..topic); do
-		grep_q "$s" ../show.out || exit 1
+		test_grep "$s" ../show.out || exit 1
 	done &&
-	grep_q "3/3 .*mm/page_alloc: add zone_free_pages_order()" ../show.out
+	test_grep "3/3 .*mm/page_alloc: add zone_free_pages_order()" ../show.out
 '
 
 test_done

@@ -72,7 +72,7 @@ test_expect_success 'b4 prep: a branch, three patches, a cover letter' '
 	cp "$TRASH/cover-v1.txt" "$TRASH/cover.txt" &&
 	EDITOR="$TRASH/editor" b4 prep --edit-cover >b4.log 2>&1 &&
 	git log -1 --format=%B HEAD~3 >cover-commit &&
-	grep_q "^--- b4-submit-tracking ---$" cover-commit &&
+	test_grep "^--- b4-submit-tracking ---$" cover-commit &&
 	test "$(git rev-parse --abbrev-ref HEAD)" = b4/lru-batch
 '
 
@@ -81,7 +81,7 @@ test_expect_success 'b4 send v1: the mail goes out, sent/lru-batch-v1 is made' '
 	git rev-parse -q --verify refs/tags/sent/lru-batch-v1 &&
 	test "$(ls "$TRASH/sent" | wc -l)" = 4 &&
 	git log -1 --format=%B HEAD~3 >cover-commit &&
-	grep_q "\"v1\": \[" cover-commit && grep_q "Changes in v2:" cover-commit
+	test_grep "\"v1\": \[" cover-commit && test_grep "Changes in v2:" cover-commit
 '
 
 v1_cover_id=$(msgid '\[PATCH 0/3\]')
@@ -100,37 +100,37 @@ test_expect_success 'v2: patch 2 changes, the cover letter says so' '
 	echo "# a note to myself" >>"$TRASH/cover.txt" &&
 	EDITOR="$TRASH/editor" b4 prep --edit-cover >b4.log 2>&1 &&
 	git log -1 --format=%B HEAD~3 >cover-commit &&
-	grep_q "^- rework change 2$" cover-commit &&
-	grep_q "^# a note to myself$" cover-commit &&
+	test_grep "^- rework change 2$" cover-commit &&
+	test_grep "^# a note to myself$" cover-commit &&
 	b4 prep --show-revision >rev 2>&1 && test "$(head -n 1 rev)" = v2
 '
 
 test_expect_success 'track --from-b4 records v1 from its tag and v2 from the branch' '
 	respin track lru --from-b4 b4/lru-batch >out &&
-	grep_q "^lru v1: 3 patches from sent/lru-batch-v1 on $(git rev-parse --short=12 mm-unstable), sent as <$v1_cover_id>$" out &&
-	grep_q "^lru v2: 3 patches from b4/lru-batch on $(git rev-parse --short=12 mm-unstable), not sent yet$" out &&
+	test_grep "^lru v1: 3 patches from sent/lru-batch-v1 on $(git rev-parse --short=12 mm-unstable), sent as <$v1_cover_id>$" out &&
+	test_grep "^lru v2: 3 patches from b4/lru-batch on $(git rev-parse --short=12 mm-unstable), not sent yet$" out &&
 	test $(wc -l <out) = 2
 '
 
 test_expect_success 'the versions, their patches, the change-id and the base ref' '
 	respin show lru >out &&
-	grep_q "^series     lru v2 (v1..v2 recorded)" out &&
-	grep_q "^change-id  $change_id$" out &&
-	grep_q "^base       mm-unstable at " out &&
-	grep_q "^  1/3 [0-9a-f]* [0-9a-f]* mm: change 1$" out &&
-	grep_q "^  2/3 $(git rev-parse --short=12 HEAD~1) [0-9a-f]* mm: change 2$" out &&
-	grep_q "^  3/3 $(git rev-parse --short=12 HEAD) [0-9a-f]* mm: change 3$" out &&
-	! grep -q "^sent as" out &&
+	test_grep "^series     lru v2 (v1..v2 recorded)" out &&
+	test_grep "^change-id  $change_id$" out &&
+	test_grep "^base       mm-unstable at " out &&
+	test_grep "^  1/3 [0-9a-f]* [0-9a-f]* mm: change 1$" out &&
+	test_grep "^  2/3 $(git rev-parse --short=12 HEAD~1) [0-9a-f]* mm: change 2$" out &&
+	test_grep "^  3/3 $(git rev-parse --short=12 HEAD) [0-9a-f]* mm: change 3$" out &&
+	test_grep ! "^sent as" out &&
 	respin show lru@v1 >v1 &&
-	grep_q "^sent as    <$v1_cover_id>$" v1 &&
-	grep_q "^  3/3 $(git rev-parse --short=12 "sent/lru-batch-v1^{commit}") " v1 &&
-	! grep -q "b4-submit-tracking\|mm: batch the LRU" v1 &&
+	test_grep "^sent as    <$v1_cover_id>$" v1 &&
+	test_grep "^  3/3 $(git rev-parse --short=12 "sent/lru-batch-v1^{commit}") " v1 &&
+	test_grep ! "b4-submit-tracking\|mm: batch the LRU" v1 &&
 	p1=$(sed -n "s/^  2\/3 [0-9a-f]* \([0-9a-f]*\) .*/\1/p" v1) &&
 	p2=$(sed -n "s/^  2\/3 [0-9a-f]* \([0-9a-f]*\) .*/\1/p" out) &&
 	test -n "$p1" && test "$p1" != "$p2" &&
 	respin show lru@v1 --json >j &&
-	grep_q "\"message_id\": \"$v1_cover_id\"" j &&
-	grep_q "\"message_id\": \"$v1_p2_id\"" j
+	test_grep "\"message_id\": \"$v1_cover_id\"" j &&
+	test_grep "\"message_id\": \"$v1_p2_id\"" j
 '
 
 test_expect_success 'the cover letter of v1 is the one sent, without the tail' '
@@ -151,9 +151,9 @@ test_expect_success 'the cover letter of v2 is the branch one, with the changes'
 test_expect_success 'a second run records nothing and says so' '
 	refs_snapshot before &&
 	respin track lru --from-b4 b4/lru-batch >out &&
-	grep_q "^lru v1 already has these 3 patches from sent/lru-batch-v1; nothing recorded$" out &&
-	grep_q "^lru v2 already has these 3 patches from b4/lru-batch; nothing recorded$" out &&
-	grep_q "^nothing recorded: series lru has every version of b4/lru-batch already$" out &&
+	test_grep "^lru v1 already has these 3 patches from sent/lru-batch-v1; nothing recorded$" out &&
+	test_grep "^lru v2 already has these 3 patches from b4/lru-batch; nothing recorded$" out &&
+	test_grep "^nothing recorded: series lru has every version of b4/lru-batch already$" out &&
 	refs_snapshot after && check_same before after
 '
 
@@ -162,11 +162,11 @@ test_expect_success 'v2 changed again before it is sent: the unsent v2 is replac
 	git commit -q --amend -m "mm: change 3" -m "Reworded before sending." \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
 	respin track lru --from-b4 b4/lru-batch >out &&
-	grep_q "^lru v1 already has these 3 patches" out &&
-	grep_q "^lru v2: 3 patches from b4/lru-batch on $(git rev-parse --short=12 mm-unstable), not sent yet (replaces the unsent v2 recorded before)$" out &&
+	test_grep "^lru v1 already has these 3 patches" out &&
+	test_grep "^lru v2: 3 patches from b4/lru-batch on $(git rev-parse --short=12 mm-unstable), not sent yet (replaces the unsent v2 recorded before)$" out &&
 	respin show lru >out &&
-	grep_q "^series     lru v2 (v1..v2 recorded)" out &&
-	grep_q "^  3/3 $(git rev-parse --short=12 HEAD) " out
+	test_grep "^series     lru v2 (v1..v2 recorded)" out &&
+	test_grep "^  3/3 $(git rev-parse --short=12 HEAD) " out
 '
 
 test_expect_success 'b4 send v2; the next run adds its Message-IDs, not a v3' '
@@ -175,15 +175,15 @@ test_expect_success 'b4 send v2; the next run adds its Message-IDs, not a v3' '
 	v2_cover_id=$(msgid "\[PATCH v2 0/3\]") &&
 	v2_p3_id=$(msgid "\[PATCH v2 3/3\]") &&
 	respin track lru --from-b4 lru-batch >out &&
-	grep_q "^lru v2: same 3 patches; Message-IDs and cover letter updated from sent/lru-batch-v2$" out &&
-	grep_q "^b4/lru-batch (v3 in b4) holds the patches sent as v2; not recorded as v3$" out &&
+	test_grep "^lru v2: same 3 patches; Message-IDs and cover letter updated from sent/lru-batch-v2$" out &&
+	test_grep "^b4/lru-batch (v3 in b4) holds the patches sent as v2; not recorded as v3$" out &&
 	respin show lru --json >j &&
-	grep_q "\"message_id\": \"$v2_cover_id\"" j &&
-	grep_q "\"message_id\": \"$v2_p3_id\"" j &&
-	respin show lru >out && grep_q "^series     lru v2 (v1..v2 recorded)" out &&
-	grep_q "^source     b4 sent/lru-batch-v2 " out &&
+	test_grep "\"message_id\": \"$v2_cover_id\"" j &&
+	test_grep "\"message_id\": \"$v2_p3_id\"" j &&
+	respin show lru >out && test_grep "^series     lru v2 (v1..v2 recorded)" out &&
+	test_grep "^source     b4 sent/lru-batch-v2 " out &&
 	respin track lru --from-b4 lru-batch >out &&
-	grep_q "^nothing recorded" out
+	test_grep "^nothing recorded" out
 '
 
 test_expect_success 'respin cover: b4'"'"'s changelog, one link to v1, no ---' '
@@ -196,8 +196,8 @@ test_expect_success 'respin cover: b4'"'"'s changelog, one link to v1, no ---' '
 	check_same want changes &&
 	test $(grep -c "Link to v1" out) = 1 &&
 	test "$(sed -n "/^Changes in v2:$/{x;p;q};h" out)" = "" &&
-	sed -n "3,/^Changes in v2:$/p" out >body && ! grep -q "^---$" body &&
-	! grep -q "^To: " body
+	sed -n "3,/^Changes in v2:$/p" out >body && test_grep ! "^---$" body &&
+	test_grep ! "^To: " body
 '
 
 test_expect_success '--json tells what happened to each version' '
@@ -231,10 +231,10 @@ test_expect_success 'the branch-description strategy, and its base-commit' '
 	git config branch.b4/desc.b4-tracking >/dev/null &&
 	tick && b4_send &&
 	git cat-file -p sent/desc-v1 >tag &&
-	grep_q "^base-commit: $(git rev-parse mm-unstable~1)$" tag &&
+	test_grep "^base-commit: $(git rev-parse mm-unstable~1)$" tag &&
 	respin track desc --from-b4 desc >out &&
-	grep_q "^desc v1: 2 patches from sent/desc-v1 on $(git rev-parse --short=12 mm-unstable), sent as <" out &&
-	grep_q "^b4/desc (v2 in b4) holds the patches sent as v1; not recorded as v2$" out &&
+	test_grep "^desc v1: 2 patches from sent/desc-v1 on $(git rev-parse --short=12 mm-unstable), sent as <" out &&
+	test_grep "^b4/desc (v2 in b4) holds the patches sent as v1; not recorded as v2$" out &&
 	git show refs/respin/series/desc:v1/cover >got &&
 	printf "mm: describe\n\nKept in the branch description.\n\nTo: linux-mm@kvack.org\n" >want &&
 	check_same want got
@@ -245,32 +245,33 @@ test_expect_success 'a new prep branch without patches records nothing' '
 	b4 prep -n empty >b4.log 2>&1 &&
 	refs_snapshot before &&
 	respin track empty --from-b4 empty >out &&
-	grep_q "^b4/empty has no patches for v1 yet$" out &&
-	grep_q "^nothing recorded$" out &&
+	test_grep "^b4/empty has no patches for v1 yet$" out &&
+	test_grep "^nothing recorded$" out &&
 	refs_snapshot after && check_same before after
 '
 
 test_expect_success '--help shows --from-b4' '
-	respin track --help >out && grep_q "\-\-from-b4 <branch>" out
+	respin track --help >out && test_grep "\-\-from-b4 <branch>" out
 '
 
 # ---- errors: a message, git's exit codes, refs untouched ----
 refs_snapshot "$TRASH/refs-before"
 refs_unchanged() { refs_snapshot "$TRASH/refs-now" && check_same "$TRASH/refs-before" "$TRASH/refs-now"; }
 
-test_expect_code 128 'a branch that does not exist' '
-	respin track x --from-b4 nosuch 2>err; rc=$?; cat err;
-	grep -q "no branch .nosuch." err || rc=1;
-	grep -q "b4/NAME" err || rc=1; refs_unchanged || rc=1; exit $rc
+test_expect_success 'a branch that does not exist' '
+	test_expect_code 128 respin track x --from-b4 nosuch 2>err &&
+	test_grep "no branch .nosuch." err &&
+	test_grep "b4/NAME" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'a branch that is not a b4 prep branch' '
-	respin track x --from-b4 main 2>err; rc=$?; cat err;
-	grep -q "branch .main. is not a b4 prep branch" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+test_expect_success 'a branch that is not a b4 prep branch' '
+	test_expect_code 128 respin track x --from-b4 main 2>err &&
+	test_grep "branch .main. is not a b4 prep branch" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'malformed tracking JSON' '
+test_expect_success 'malformed tracking JSON' '
 	git checkout -q -b b4/broken mm-unstable &&
 	git commit -q --allow-empty -F - <<-EOF &&
 	broken: a title
@@ -284,21 +285,21 @@ test_expect_code 128 'malformed tracking JSON' '
 	  }
 	}
 	EOF
-	respin track broken --from-b4 b4/broken 2>err; rc=$?; cat err;
-	grep -q "branch .b4/broken.: b4.s tracking data (in cover commit [0-9a-f]*) is malformed: line 5, column 3: a trailing .,." err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+	test_expect_code 128 respin track broken --from-b4 b4/broken 2>err &&
+	test_grep "branch .b4/broken.: b4.s tracking data (in cover commit [0-9a-f]*) is malformed: line 5, column 3: a trailing .,." err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'tracking JSON without a change-id' '
+test_expect_success 'tracking JSON without a change-id' '
 	git checkout -q -b b4/nocid mm-unstable &&
 	printf "t\n\n--- b4-submit-tracking ---\n{\"series\": {\"revision\": 1}}\n" |
 		git commit -q --allow-empty -F - &&
-	respin track nocid --from-b4 b4/nocid 2>err; rc=$?; cat err;
-	grep -q "\"change-id\" is missing" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+	test_expect_code 128 respin track nocid --from-b4 b4/nocid 2>err &&
+	test_grep "\"change-id\" is missing" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'a sent tag whose commits are not here' '
+test_expect_success 'a sent tag whose commits are not here' '
 	git checkout -q -b b4/ghost mm-unstable &&
 	printf "t\n\n--- b4-submit-tracking ---\n{\"series\": {\"revision\": 2, \"change-id\": \"20240101-ghost-0123456789ab\"}}\n" |
 		git commit -q --allow-empty -F - &&
@@ -307,20 +308,21 @@ test_expect_code 128 'a sent tag whose commits are not here' '
 
 base-commit: 0123456789abcdef0123456789abcdef01234567
 " sent/ghost-v1 HEAD &&
-	respin track ghost --from-b4 b4/ghost 2>err; rc=$?; cat err;
-	grep -q "the commits of sent tag .sent/ghost-v1. cannot be found: its base-commit 0123456789abcdef0123456789abcdef01234567 is not in this repository" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+	test_expect_code 128 respin track ghost --from-b4 b4/ghost 2>err &&
+	test_grep "the commits of sent tag .sent/ghost-v1. cannot be found: its base-commit 0123456789abcdef0123456789abcdef01234567 is not in this repository" err &&
+	refs_unchanged
 '
 
-test_expect_code 128 'a series of that name with another change-id' '
-	respin track lru --from-b4 b4/desc 2>err; rc=$?; cat err;
-	grep -q "series .lru. has change-id .*, but branch .b4/desc. has .*: they are different series" err || rc=1;
-	refs_unchanged || rc=1; exit $rc
+test_expect_success 'a series of that name with another change-id' '
+	test_expect_code 128 respin track lru --from-b4 b4/desc 2>err &&
+	test_grep "series .lru. has change-id .*, but branch .b4/desc. has .*: they are different series" err &&
+	refs_unchanged
 '
 
-test_expect_code 129 '--from-b4 with --base' '
-	respin track lru --from-b4 b4/lru-batch --base mm-unstable 2>err; rc=$?; cat err;
-	grep -q "drop --base" err || rc=1; refs_unchanged || rc=1; exit $rc
+test_expect_success '--from-b4 with --base' '
+	test_expect_code 129 respin track lru --from-b4 b4/lru-batch --base mm-unstable 2>err &&
+	test_grep "drop --base" err &&
+	refs_unchanged
 '
 
 test_done

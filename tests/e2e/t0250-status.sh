@@ -13,7 +13,7 @@ respin track s --base mm-unstable >/dev/null
 
 test_expect_success 'an unchanged base: applies cleanly' '
 	respin status >out &&
-	grep_q "^s v1 (2 patches) on mm-unstable: base unchanged; applies cleanly$" out
+	test_grep "^s v1 (2 patches) on mm-unstable: base unchanged; applies cleanly$" out
 '
 
 test_expect_success 'the base gains unrelated commits: counted, still applies' '
@@ -22,7 +22,7 @@ test_expect_success 'the base gains unrelated commits: counted, still applies' '
 	sed -i "s/^line 30$/line 30 upstream/" mm/a.c && git commit -qam "base 2" &&
 	git checkout -q main &&
 	respin status s >out &&
-	grep_q "base gained 2 commits since v1; applies cleanly$" out
+	test_grep "base gained 2 commits since v1; applies cleanly$" out
 '
 
 test_expect_success 'the check writes nothing into the repository' '
@@ -33,41 +33,40 @@ test_expect_success 'the check writes nothing into the repository' '
 	git status --porcelain --untracked-files=no >"$TRASH/st" && test ! -s "$TRASH/st"
 '
 
-test_expect_code 1 'a conflicting base: the first patch that fails is named' '
+test_expect_success 'a conflicting base: the first patch that fails is named' '
 	git checkout -q mm-unstable &&
 	sed -i "s/^row 30$/row 30 conflicting/" mm/b.c && git commit -qam "base 3" &&
 	git checkout -q main &&
-	respin status >out; rc=$?; cat out;
-	grep -q "base gained 3 commits since v1; patch 2/2 \"mm: patch b\" does not apply (mm/b.c: " out || rc=9;
-	exit $rc
+	test_expect_code 1 respin status >out &&
+	test_grep "base gained 3 commits since v1; patch 2/2 \"mm: patch b\" does not apply (mm/b.c: " out
 '
 
-test_expect_code 1 'status --json says the same' '
-	respin status --json >out; rc=$?; cat out;
+test_expect_success 'status --json says the same' '
+	test_expect_code 1 respin status --json >out &&
 	perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>)->[0];
 		exit 3 unless \$d->{gained} == 3 && !\$d->{applies};
 		exit 4 unless \$d->{first_failing}{index} == 2;
 		exit 5 unless \$d->{first_failing}{path} eq q(mm/b.c);
-	" <out || rc=$?; exit $rc
+	" <out
 '
 
 test_expect_success 'a rewritten base (mm-unstable rebuilt) counts lost commits' '
 	new=$(git commit-tree -m "rebuilt base" "$(git rev-parse mm-unstable~3^{tree})") &&
 	git branch -f mm-unstable $new &&
 	respin status >out && cat out &&
-	grep_q "base gained 1 commit and lost 1 (rewritten) since v1; applies cleanly" out
+	test_grep "base gained 1 commit and lost 1 (rewritten) since v1; applies cleanly" out
 '
 
 test_expect_success 'a base ref that is gone is reported, not fatal' '
 	git checkout -q main && git branch -D -q mm-unstable &&
 	respin status >out && cat out &&
-	grep_q "base mm-unstable is gone" out
+	test_grep "base mm-unstable is gone" out
 '
 
-test_expect_code 128 'an unknown series' '
-	respin status nosuch 2>err; rc=$?; cat err;
-	grep -q "no series named" err || rc=1; exit $rc
+test_expect_success 'an unknown series' '
+	test_expect_code 128 respin status nosuch 2>err &&
+	test_grep "no series named" err
 '
 
 test_done

@@ -2,7 +2,7 @@
 # respin diff straight from mail: no repository, no base tree.
 . "$(dirname "$0")/lib.sh"
 
-MAIL="$SHARED_DIR/data/mail"
+MAIL="$TEST_DATA/mail"
 
 # Two versions in a repository, formatted as mail.
 git init -q repo && cd repo
@@ -32,38 +32,38 @@ test_expect_success 'two mailboxes pair as the recorded versions do (no reposito
 	respin diff -s v1.mbox v2.mbox >out 2>err && cat out err &&
 	sed "s/[0-9a-f]\{7,\}/X/g; s/-------/X/g" out >got &&
 	check_same from-git got &&
-	grep_q "< -:  ------- mm: change a$" out &&
-	grep_q "^-:  ------- > 3:  [0-9a-f]* mm: add d$" out
+	test_grep "< -:  ------- mm: change a$" out &&
+	test_grep "^-:  ------- > 3:  [0-9a-f]* mm: add d$" out
 '
 
 test_expect_success 'the diff of diffs is shown for changed patches' '
 	respin diff v1.mbox v2.mbox >out &&
-	grep_q "^    -    Why b.$" out && grep_q "^    +    Why b, reworded.$" out
+	test_grep "^    -    Why b.$" out && test_grep "^    +    Why b, reworded.$" out
 '
 
 test_expect_success 'one mailbox with several versions: its last two' '
 	cat "$MAIL"/spinlock-oops/v*.mbox >spin.mbox &&
 	respin diff -s spin.mbox >out && cat out &&
-	grep_q "^1:  [0-9a-f]* ! 1:  [0-9a-f]* powerpc/spinlocks: Refactor SHARED_PROCESSOR$" out &&
-	grep_q "^2:  \([0-9a-f]*\) = 2:  \1 powerpc/spinlocks: Rename SPLPAR-only spinlocks$" out
+	test_grep "^1:  [0-9a-f]* ! 1:  [0-9a-f]* powerpc/spinlocks: Refactor SHARED_PROCESSOR$" out &&
+	test_grep "^2:  \([0-9a-f]*\) = 2:  \1 powerpc/spinlocks: Rename SPLPAR-only spinlocks$" out
 '
 
 test_expect_success 'versions recorded from mail only diff too' '
 	git init -q m && cd m &&
 	respin import s ../spin.mbox --mail-only --all >/dev/null &&
 	respin diff -s s v3 v4 >out && cat out &&
-	grep_q "^3:  [0-9a-f]* = 3:  [0-9a-f]* powerpc/spinlocks: Fix oops in shared-processor spinlocks$" out
+	test_grep "^3:  [0-9a-f]* = 3:  [0-9a-f]* powerpc/spinlocks: Fix oops in shared-processor spinlocks$" out
 '
 
-test_expect_code 128 'a mailbox with two series' '
+test_expect_success 'a mailbox with two series' '
 	cat "$MAIL"/lru_gen-batch/v1.mbox spin.mbox >two.mbox &&
-	respin diff two.mbox v1.mbox 2>err; rc=$?; cat err;
-	grep -q "holds 2 patch series" err || rc=9; exit $rc
+	test_expect_code 128 respin diff two.mbox v1.mbox 2>err &&
+	test_grep "holds 2 patch series" err
 '
 
-test_expect_code 128 'one version alone is not enough' '
-	respin diff "$MAIL"/lru_gen-batch/v1.mbox 2>err; rc=$?; cat err;
-	grep -q "holds one version" err || rc=9; exit $rc
+test_expect_success 'one version alone is not enough' '
+	test_expect_code 128 respin diff "$MAIL"/lru_gen-batch/v1.mbox 2>err &&
+	test_grep "holds one version" err
 '
 
 test_done

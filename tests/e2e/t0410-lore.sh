@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$SRC_DIR/tests/e2e/lib-lore.sh"
 
-MAIL=$SHARED_DIR/data/mail
+MAIL=$TEST_DATA/mail
 FETCH="$RESPIN_BUILD/tests/helpers/lore-fetch"
 V1_COVER=20190728125438.1550-1-cmr@informatik.wtf
 V3_PATCH2=20190806030112.15232-3-cmr@informatik.wtf
@@ -32,7 +32,8 @@ test_expect_success 'a real public-inbox-httpd serves the test inbox' '
 
 test_expect_success 'a thread by its cover letter: every message of v1' '
 	"$FETCH" "$LORE_URL" "$V1_COVER" >v1.got &&
-	head -n 1 v1.got | grep_q "^From " - &&
+	head -n 1 v1.got >first &&
+	test_grep "^From " first &&
 	mbox_msgids "$MAIL/spinlock-oops/v1.mbox" >want &&
 	mbox_msgids v1.got >got &&
 	test_line_count() { test $(wc -l <"$2") = "$1"; } &&
@@ -73,26 +74,21 @@ test_expect_success 'a thread fed by public-inbox-mda' '
 	check_same want got
 '
 
-test_expect_code 128 'an unknown Message-ID: exit 128, a clear message' '
-	"$FETCH" "$LORE_URL" "no-such-thread@example.org" >out 2>err
-	rc=$?
-	cat err
+test_expect_success 'an unknown Message-ID: exit 128, a clear message' '
+	test_expect_code 128 "$FETCH" "$LORE_URL" "no-such-thread@example.org" >out 2>err &&
 	test ! -s out &&
-	grep_q "^fatal: no thread <no-such-thread@example.org> at $LORE_URL/no-such-thread@example.org/t.mbox.gz\$" err &&
-	exit $rc
+	test_grep "^fatal: no thread <no-such-thread@example.org> at $LORE_URL/no-such-thread@example.org/t.mbox.gz\$" err
 '
 
-test_expect_code 128 'an unknown raw message' '
-	"$FETCH" --raw "$LORE_URL" "<no/such@example.org>" 2>err
-	rc=$?
-	grep_q "no message <no/such@example.org> at $LORE_URL/no%2Fsuch@example.org/raw" err &&
-	exit $rc
+test_expect_success 'an unknown raw message' '
+	test_expect_code 128 "$FETCH" --raw "$LORE_URL" "<no/such@example.org>" 2>err &&
+	test_grep "no message <no/such@example.org> at $LORE_URL/no%2Fsuch@example.org/raw" err
 '
 
 test_expect_success 'threads are cached under $HOME/.cache/respin/lore' '
 	ls "$HOME/.cache/respin/lore/" >cached &&
 	test $(grep -c "\.mbox\$" cached) = 5 &&
-	! grep -q tmp cached
+	test_grep ! tmp cached
 '
 
 test_expect_success 'an unwritable cache costs a warning, not the answer' '
@@ -100,27 +96,27 @@ test_expect_success 'an unwritable cache costs a warning, not the answer' '
 	RESPIN_CACHE=$PWD/not-a-dir "$FETCH" "$LORE_URL" "$V1_COVER" \
 		>out 2>err &&
 	cmp v1.got out &&
-	grep_q "^warning: cannot create .*not-a-dir/lore" err
+	test_grep "^warning: cannot create .*not-a-dir/lore" err
 '
 
 test_expect_success 'respin thread lore:MSGID reads the thread from lore' '
 	git config --global respin.lore-url "$LORE_URL" &&
 	respin thread "lore:$V3_PATCH2" >out 2>err && cat out &&
-	grep_q "^\"Fix oops in shared-processor spinlocks\" by .*, 1 version$" out &&
-	grep_q "^    2/3 powerpc/spinlocks: Rename SPLPAR-only spinlocks  \[[0-9a-f]*\]$" out &&
-	grep_q "^      + Reported-by: kbuild test robot <lkp@intel.com>$" out
+	test_grep "^\"Fix oops in shared-processor spinlocks\" by .*, 1 version$" out &&
+	test_grep "^    2/3 powerpc/spinlocks: Rename SPLPAR-only spinlocks  \[[0-9a-f]*\]$" out &&
+	test_grep "^      + Reported-by: kbuild test robot <lkp@intel.com>$" out
 '
 
 test_expect_success 'respin import from lore:MSGID' '
 	git init -q imp && (cd imp &&
 	respin import spin "lore:$V1_COVER" --mail-only >out && cat out &&
-	grep_q "^spin v1: 3 patches recorded from mail only" out &&
-	respin show spin >show && grep_q "powerpc/spinlocks: Refactor SHARED_PROCESSOR" show)
+	test_grep "^spin v1: 3 patches recorded from mail only" out &&
+	respin show spin >show && test_grep "powerpc/spinlocks: Refactor SHARED_PROCESSOR" show)
 '
 
-test_expect_code 128 'respin thread lore: with an unknown Message-ID' '
-	respin thread "lore:nosuch@example.org" 2>err; rc=$?; cat err;
-	grep -q "no thread <nosuch@example.org> at $LORE_URL" err || rc=1; exit $rc
+test_expect_success 'respin thread lore: with an unknown Message-ID' '
+	test_expect_code 128 respin thread "lore:nosuch@example.org" 2>err &&
+	test_grep "no thread <nosuch@example.org> at $LORE_URL" err
 '
 
 lore_stop
@@ -133,72 +129,59 @@ test_expect_success 'with the server gone, the cache still answers' '
 	cmp raw.got again
 '
 
-test_expect_code 128 '--refresh bypasses the cache (and names the URL)' '
-	"$FETCH" --refresh --tries=2 --backoff=50 "$LORE_URL" "$V1_COVER" \
-		>out 2>err
-	rc=$?
-	cat err
+test_expect_success '--refresh bypasses the cache (and names the URL)' '
+	test_expect_code 128 "$FETCH" --refresh --tries=2 --backoff=50 "$LORE_URL" "$V1_COVER" \
+		>out 2>err &&
 	test ! -s out &&
-	grep_q "^fatal: cannot fetch $LORE_URL/$V1_COVER/t.mbox.gz: .*onnect" err &&
-	grep_q "gave up after 2 tries" err &&
-	exit $rc
+	test_grep "^fatal: cannot fetch $LORE_URL/$V1_COVER/t.mbox.gz: .*onnect" err &&
+	test_grep "gave up after 2 tries" err
 '
 
-test_expect_code 128 'a server that never answers: a timeout, in seconds' '
+test_expect_success 'a server that never answers: a timeout, in seconds' '
 	lore_fake_start silent &&
+	test_when_finished lore_fake_stop &&
 	start=$(date +%s) &&
-	"$FETCH" --no-cache --timeout=700 --tries=2 --backoff=100 \
-		"$FAKE_URL" "$V1_COVER" >out 2>err
-	rc=$?
-	end=$(date +%s)
-	lore_fake_stop
-	cat err
+	test_expect_code 128 "$FETCH" --no-cache --timeout=700 --tries=2 --backoff=100 \
+		"$FAKE_URL" "$V1_COVER" >out 2>err &&
+	end=$(date +%s) &&
+	lore_fake_stop &&
 	test ! -s out &&
-	grep_q "^fatal: cannot fetch $FAKE_URL/$V1_COVER/t.mbox.gz: .*timed out" err &&
-	grep_q "gave up after 2 tries" err &&
+	test_grep "^fatal: cannot fetch $FAKE_URL/$V1_COVER/t.mbox.gz: .*timed out" err &&
+	test_grep "gave up after 2 tries" err &&
 	test $(wc -l <"$FAKE_LOG") = 2 &&
-	test $((end - start)) -le 5 &&
-	exit $rc
+	test $((end - start)) -le 5
 '
 
-test_expect_code 128 'a stalled transfer trips the low-speed limit' '
+test_expect_success 'a stalled transfer trips the low-speed limit' '
 	lore_fake_start silent &&
-	"$FETCH" --no-cache --timeout=0 --low-speed-time=1 --tries=1 \
-		"$FAKE_URL" "$V1_COVER" 2>err
-	rc=$?
-	lore_fake_stop
-	cat err
-	grep_q "^fatal: cannot fetch $FAKE_URL/.*: Operation too slow" err &&
-	exit $rc
+	test_when_finished lore_fake_stop &&
+	test_expect_code 128 "$FETCH" --no-cache --timeout=0 --low-speed-time=1 --tries=1 \
+		"$FAKE_URL" "$V1_COVER" 2>err &&
+	lore_fake_stop &&
+	test_grep "^fatal: cannot fetch $FAKE_URL/.*: Operation too slow" err
 '
 
-test_expect_code 128 'HTTP 503 is retried with back-off' '
+test_expect_success 'HTTP 503 is retried with back-off' '
 	lore_fake_start status 503 &&
-	"$FETCH" --no-cache --tries=3 --backoff=50 "$FAKE_URL" "$V1_COVER" 2>err
-	rc=$?
-	lore_fake_stop
-	cat err "$FAKE_LOG"
-	grep_q "HTTP 503 (gave up after 3 tries)" err &&
-	test $(grep -c "^GET /test-list/$V1_COVER/t.mbox.gz HTTP" "$FAKE_LOG") = 3 &&
-	exit $rc
+	test_when_finished lore_fake_stop &&
+	test_expect_code 128 "$FETCH" --no-cache --tries=3 --backoff=50 "$FAKE_URL" "$V1_COVER" 2>err &&
+	lore_fake_stop &&
+	test_grep "HTTP 503 (gave up after 3 tries)" err &&
+	test $(grep -c "^GET /test-list/$V1_COVER/t.mbox.gz HTTP" "$FAKE_LOG") = 3
 '
 
-test_expect_code 128 'HTTP 404 is not retried' '
+test_expect_success 'HTTP 404 is not retried' '
 	lore_fake_start status 404 &&
-	"$FETCH" --no-cache --tries=3 --backoff=50 "$FAKE_URL" "$V1_COVER" 2>err
-	rc=$?
-	lore_fake_stop
-	cat err "$FAKE_LOG"
-	grep_q "^fatal: no thread <$V1_COVER> at $FAKE_URL/" err &&
-	test $(wc -l <"$FAKE_LOG") = 1 &&
-	exit $rc
+	test_when_finished lore_fake_stop &&
+	test_expect_code 128 "$FETCH" --no-cache --tries=3 --backoff=50 "$FAKE_URL" "$V1_COVER" 2>err &&
+	lore_fake_stop &&
+	test_grep "^fatal: no thread <$V1_COVER> at $FAKE_URL/" err &&
+	test $(wc -l <"$FAKE_LOG") = 1
 '
 
-test_expect_code 129 'an empty Message-ID is a usage error' '
-	"$FETCH" --no-cache "$LORE_URL" "<>" 2>err
-	rc=$?
-	grep_q "empty Message-ID" err
-	exit $rc
+test_expect_success 'an empty Message-ID is a usage error' '
+	test_expect_code 129 "$FETCH" --no-cache "$LORE_URL" "<>" 2>err &&
+	test_grep "empty Message-ID" err
 '
 
 test_done

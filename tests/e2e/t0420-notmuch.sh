@@ -6,7 +6,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-MAIL=$SHARED_DIR/data/mail
+MAIL=$TEST_DATA/mail
 NMQ="$RESPIN_BUILD/tests/helpers/nm-query"
 DB=$TRASH/mail
 V1_COVER=20190728125438.1550-1-cmr@informatik.wtf
@@ -46,7 +46,7 @@ test_expect_success 'a notmuch database of the real series' '
 			mkdir -p "$DB/$s/$v/cur" "$DB/$s/$v/new" "$DB/$s/$v/tmp" &&
 			git mailsplit --mboxrd -o"$DB/$s/$v/cur" "$f" >/dev/null ||
 			exit 1
-		done
+		done || exit 1
 	done &&
 	notmuch new >new.out 2>&1 &&
 	cat new.out &&
@@ -124,65 +124,53 @@ test_expect_success '--db ignores the user config' '
 	test $(wc -l <got) = 1
 '
 
-test_expect_code 128 'a missing directory: exit 128, says so' '
-	"$NMQ" --db="$TRASH/nowhere" "*" >out 2>err
-	rc=$?
-	cat err
+test_expect_success 'a missing directory: exit 128, says so' '
+	test_expect_code 128 "$NMQ" --db="$TRASH/nowhere" "*" >out 2>err &&
 	test ! -s out &&
-	grep_q "^fatal: no notmuch database at .$TRASH/nowhere.: No such file or directory" err &&
-	exit $rc
+	test_grep "^fatal: no notmuch database at .$TRASH/nowhere.: No such file or directory" err
 '
 
-test_expect_code 128 'a directory without a database: says how to make one' '
+test_expect_success 'a directory without a database: says how to make one' '
 	mkdir -p empty &&
-	"$NMQ" --db="$TRASH/empty" "*" >out 2>err
-	rc=$?
-	cat err
-	grep_q "^fatal: no notmuch database at .$TRASH/empty." err &&
-	grep_q "^hint: .*notmuch new" err &&
-	exit $rc
+	test_expect_code 128 "$NMQ" --db="$TRASH/empty" "*" >out 2>err &&
+	test_grep "^fatal: no notmuch database at .$TRASH/empty." err &&
+	test_grep "^hint: .*notmuch new" err
 '
 
-test_expect_code 128 'no notmuch config and no --db' '
-	NOTMUCH_CONFIG= HOME=$TRASH/empty "$NMQ" "*" >out 2>err
-	rc=$?
-	cat err
-	grep_q "^fatal: no notmuch configuration found" err &&
-	grep_q "^hint: .*notmuch setup" err &&
-	exit $rc
+test_expect_success 'no notmuch config and no --db' '
+	test_expect_code 128 env NOTMUCH_CONFIG= HOME=$TRASH/empty "$NMQ" "*" >out 2>err &&
+	test_grep "^fatal: no notmuch configuration found" err &&
+	test_grep "^hint: .*notmuch setup" err
 '
 
 # libxapian leaks 72 bytes when its query parser throws (seen under
 # SAN=1 builds): not ours, so LeakSanitizer is told to skip that one.
-test_expect_code 128 'a broken query: exit 128 and notmuch'"'"'s reason' '
+test_expect_success 'a broken query: exit 128 and notmuch'"'"'s reason' '
 	echo "leak:libxapian.so" >lsan.supp &&
-	LSAN_OPTIONS=suppressions=$PWD/lsan.supp \
-	"$NMQ" --db="$DB" "thread:{" >out 2>err
-	rc=$?
-	cat err
-	grep_q "^fatal: notmuch query .thread:{. failed: .*missing }" err &&
+	test_expect_code 128 env LSAN_OPTIONS=suppressions=$PWD/lsan.supp \
+		"$NMQ" --db="$DB" "thread:{" >out 2>err &&
+	test_grep "^fatal: notmuch query .thread:{. failed: .*missing }" err &&
 	test $(grep -c "^fatal:" err) = 1 &&
-	! grep -q "Query string" err &&
-	exit $rc
+	test_grep ! "Query string" err
 '
 
 test_expect_success 'respin thread notmuch:QUERY reads the user database' '
 	respin thread "notmuch:thread:{id:$V1_COVER}" >out 2>err && cat out err &&
-	grep_q "^\"Fix oops in shared-processor spinlocks\" by .*, 1 version$" out &&
-	grep_q "3/3 patches + cover, 7 replies" out
+	test_grep "^\"Fix oops in shared-processor spinlocks\" by .*, 1 version$" out &&
+	test_grep "3/3 patches + cover, 7 replies" out
 '
 
 test_expect_success 'respin.notmuch-path names another database' '
 	git config --global respin.notmuch-path "$DB" &&
 	NOTMUCH_CONFIG=$TRASH/no-such-config respin thread "notmuch:subject:lru_gen" >out 2>err &&
-	cat out err && grep_q "3 versions" out
+	cat out err && test_grep "3 versions" out
 '
 
-test_expect_code 128 'respin thread notmuch: without a database' '
+test_expect_success 'respin thread notmuch: without a database' '
 	git config --global respin.notmuch-path "$TRASH/nowhere" &&
-	respin thread "notmuch:*" 2>err; rc=$?; cat err;
-	git config --global --unset respin.notmuch-path;
-	grep -q "no notmuch database at" err || rc=1; exit $rc
+	test_when_finished "git config --global --unset respin.notmuch-path" &&
+	test_expect_code 128 respin thread "notmuch:*" 2>err &&
+	test_grep "no notmuch database at" err
 '
 
 test_done

@@ -2,35 +2,35 @@
 # respin thread and respin import on real list mail.
 . "$(dirname "$0")/lib.sh"
 
-MAIL="$SHARED_DIR/data/mail"
+MAIL="$TEST_DATA/mail"
 cat "$MAIL"/lru_gen-batch/v1.mbox "$MAIL"/lru_gen-batch/v2.mbox \
 	"$MAIL"/lru_gen-batch/v3.mbox >lru.mbox
 cat "$MAIL"/spinlock-oops/v*.mbox >spin.mbox
 
 test_expect_success 'thread: one series, three versions, in order' '
 	respin thread lru.mbox >out 2>err &&
-	grep_q "^\"mm, lru_gen: batch update pages when aging\" by Kairui Song <ryncsn@gmail.com>, 3 versions$" out &&
-	grep_q "^  v1  2023-12-22  3/3 patches + cover, 0 replies  <20231222102255.56993-1-ryncsn@gmail.com>$" out &&
-	grep_q "^  v2  2024-01-11  3/3 patches + cover, 1 reply  <20240111183321.19984-1-ryncsn@gmail.com>$" out &&
-	grep_q "^  v3  2024-01-23  3/3 patches + cover, 0 replies  <20240123184552.59758-1-ryncsn@gmail.com>$" out &&
-	grep_q "^1 series in 13 messages$" out
+	test_grep "^\"mm, lru_gen: batch update pages when aging\" by Kairui Song <ryncsn@gmail.com>, 3 versions$" out &&
+	test_grep "^  v1  2023-12-22  3/3 patches + cover, 0 replies  <20231222102255.56993-1-ryncsn@gmail.com>$" out &&
+	test_grep "^  v2  2024-01-11  3/3 patches + cover, 1 reply  <20240111183321.19984-1-ryncsn@gmail.com>$" out &&
+	test_grep "^  v3  2024-01-23  3/3 patches + cover, 0 replies  <20240123184552.59758-1-ryncsn@gmail.com>$" out &&
+	test_grep "^1 series in 13 messages$" out
 '
 
 test_expect_success 'thread: every data mbox reads without a note' '
 	for f in "$MAIL"/*/v*.mbox; do
 		respin thread "$f" >out 2>err || { cat err; return 1; }
 		test ! -s err || { echo "$f:"; cat err; return 1; }
-		grep_q "^1 series in " out || return 1
+		test_grep "^1 series in " out || return 1
 	done
 '
 
 test_expect_success 'thread MSGID: patches, replies and trailers per patch' '
 	respin thread spin.mbox 20190806030112.15232-2-cmr@informatik.wtf >out &&
-	grep_q "^\"Fix oops in shared-processor spinlocks\" .*, 4 versions$" out &&
-	grep_q "^    1/3 powerpc/spinlocks: Refactor SHARED_PROCESSOR  \[[0-9a-f]\{12\}\]$" out &&
-	grep_q "^      + Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>$" out &&
-	grep_q "^        Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>$" out &&
-	grep_q "^      reply 2019-08-02 Michael Ellerman <mpe@ellerman.id.au> <877e7vlruk.fsf@concordia.ellerman.id.au>$" out
+	test_grep "^\"Fix oops in shared-processor spinlocks\" .*, 4 versions$" out &&
+	test_grep "^    1/3 powerpc/spinlocks: Refactor SHARED_PROCESSOR  \[[0-9a-f]\{12\}\]$" out &&
+	test_grep "^      + Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>$" out &&
+	test_grep "^        Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>$" out &&
+	test_grep "^      reply 2019-08-02 Michael Ellerman <mpe@ellerman.id.au> <877e7vlruk.fsf@concordia.ellerman.id.au>$" out
 '
 
 test_expect_success 'thread --json' '
@@ -57,40 +57,40 @@ test_expect_success 'the same patch in v2, v3, v4 has one patch-id' '
 
 git init -q repo && cd repo && git commit -q --allow-empty -m init
 
-test_expect_code 128 'import without a base says what to do and records nothing' '
-	respin import lru ../lru.mbox 2>err; rc=$?; cat err;
-	grep -q "no base-commit and no --base" err || rc=1;
-	grep -q "hint: .*--mail-only" err || rc=1;
-	test -z "$(git for-each-ref refs/respin)" || rc=1; exit $rc
+test_expect_success 'import without a base says what to do and records nothing' '
+	test_expect_code 128 respin import lru ../lru.mbox 2>err &&
+	test_grep "no base-commit and no --base" err &&
+	test_grep "hint: .*--mail-only" err &&
+	test -z "$(git for-each-ref refs/respin)"
 '
 
 test_expect_success 'import --mail-only --all records v1..v3 with Message-IDs' '
 	respin import lru ../lru.mbox --mail-only --all >out &&
-	grep_q "^lru v1: 3 patches recorded from mail only" out &&
-	grep_q "^lru v3: 3 patches recorded from mail only" out &&
-	respin show lru@v1 >v1 && grep_q "mm, lru_gen: batch update counters on againg$" v1 &&
-	respin show lru@v3 >v3 && grep_q "1/3 ------------ [0-9a-f]\{12\} mm, lru_gen: try to prefetch next page when scanning LRU$" v3 &&
+	test_grep "^lru v1: 3 patches recorded from mail only" out &&
+	test_grep "^lru v3: 3 patches recorded from mail only" out &&
+	respin show lru@v1 >v1 && test_grep "mm, lru_gen: batch update counters on againg$" v1 &&
+	respin show lru@v3 >v3 && test_grep "1/3 ------------ [0-9a-f]\{12\} mm, lru_gen: try to prefetch next page when scanning LRU$" v3 &&
 	git show refs/respin/series/lru:v2/meta >meta &&
-	grep_q "^message-id 20240111183321.19984-1-ryncsn@gmail.com$" meta &&
-	grep_q "^ message-id 20240111183321.19984-2-ryncsn@gmail.com$" meta
+	test_grep "^message-id 20240111183321.19984-1-ryncsn@gmail.com$" meta &&
+	test_grep "^ message-id 20240111183321.19984-2-ryncsn@gmail.com$" meta
 '
 
 test_expect_success 'importing the same again records nothing' '
 	refs_snapshot before &&
 	respin import lru ../lru.mbox 20240123184552.59758-1-ryncsn@gmail.com --mail-only >out &&
-	grep_q "already has these 3 patches" out &&
+	test_grep "already has these 3 patches" out &&
 	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 'a Message-ID that is not in the mailbox' '
-	respin import lru ../lru.mbox nosuch@example.org --mail-only 2>err; rc=$?; cat err;
-	grep -q "no message <nosuch@example.org>" err || rc=1; exit $rc
+test_expect_success 'a Message-ID that is not in the mailbox' '
+	test_expect_code 128 respin import lru ../lru.mbox nosuch@example.org --mail-only 2>err &&
+	test_grep "no message <nosuch@example.org>" err
 '
 
-test_expect_code 129 'a mailbox with several series needs a Message-ID' '
+test_expect_success 'a mailbox with several series needs a Message-ID' '
 	cat ../lru.mbox ../spin.mbox >../both.mbox &&
-	respin import x ../both.mbox --mail-only 2>err; rc=$?; cat err;
-	grep -q "holds 2 series" err || rc=1; exit $rc
+	test_expect_code 129 respin import x ../both.mbox --mail-only 2>err &&
+	test_grep "holds 2 series" err
 '
 
 cd "$TRASH"
@@ -109,7 +109,7 @@ git clone -q src dst && cd dst && git branch -q mm-unstable origin/mm-unstable
 
 test_expect_success 'import --base applies the mail as git am would' '
 	respin import s ../s.mbox --base mm-unstable >out &&
-	grep_q "^s v1: 2 patches from mail applied on mm-unstable" out &&
+	test_grep "^s v1: 2 patches from mail applied on mm-unstable" out &&
 	tip=$(respin show s --json | sed -n "s/^  \"tip\": \"\(.*\)\",/\1/p") &&
 	test "$(git rev-parse $tip^{tree})" = "$(git -C ../src rev-parse HEAD^{tree})" &&
 	test "$(git log -1 --format="%an <%ae>%n%B" $tip)" = "$(git -C ../src log -1 --format="%an <%ae>%n%B" HEAD)" &&
@@ -124,20 +124,21 @@ test_expect_success 'the imported patch-ids equal the original ones' '
 
 test_expect_success 'a mail-only version is applied later with --base' '
 	respin import m ../s.mbox --mail-only >out &&
-	grep_q "^m v1: 2 patches recorded from mail only" out &&
+	test_grep "^m v1: 2 patches recorded from mail only" out &&
 	respin import m --base mm-unstable >out &&
-	grep_q "^m v1: 2 patches from mail applied on mm-unstable" out &&
-	respin show m >show && grep_q "^base       mm-unstable at " show &&
-	! grep -q -- "------------" show
+	test_grep "^m v1: 2 patches from mail applied on mm-unstable" out &&
+	respin show m >show && test_grep "^base       mm-unstable at " show &&
+	test_grep ! -e "------------" show
 '
 
-test_expect_code 128 'a patch that does not apply: which patch, which file, nothing recorded' '
+test_expect_success 'a patch that does not apply: which patch, which file, nothing recorded' '
 	git checkout -q -b conflict mm-unstable &&
 	sed -i "s/^line 3$/line 3 conflicting/" mm/a.c && git commit -qam conflict &&
 	refs_snapshot "$TRASH/before" &&
-	respin import c ../s.mbox --base conflict 2>err; rc=$?; cat err;
-	grep -q "patch 1/2 <.*> (\"mm: patch one\") does not apply on [0-9a-f]*: mm/a.c" err || rc=1;
-	refs_snapshot "$TRASH/after"; check_same "$TRASH/before" "$TRASH/after" || rc=1; exit $rc
+	test_expect_code 128 respin import c ../s.mbox --base conflict 2>err &&
+	test_grep "patch 1/2 <.*> (\"mm: patch one\") does not apply on [0-9a-f]*: mm/a.c" err &&
+	refs_snapshot "$TRASH/after" &&
+	check_same "$TRASH/before" "$TRASH/after"
 '
 
 test_done

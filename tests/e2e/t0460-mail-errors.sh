@@ -50,73 +50,91 @@ refs_snapshot "$TRASH/refs0"
 nothing_recorded() { refs_snapshot "$TRASH/refs1" && check_same "$TRASH/refs0" "$TRASH/refs1"; }
 
 test_expect_success 'a complete series imports (the control case)' '
-	{ mk_cover; mk_patch 1 3 p1@example.org; mk_patch 2 3 p2@example.org; mk_patch 3 3 p3@example.org; } >ok.mbox &&
-	respin thread ok.mbox >out && grep_q "3/3 patches + cover" out &&
-	respin import ctl ok.mbox --base mm-unstable >out && grep_q "^ctl v2: 3 patches" out &&
+	{ mk_cover && mk_patch 1 3 p1@example.org && mk_patch 2 3 p2@example.org && mk_patch 3 3 p3@example.org; } >ok.mbox &&
+	respin thread ok.mbox >out && test_grep "3/3 patches + cover" out &&
+	respin import ctl ok.mbox --base mm-unstable >out && test_grep "^ctl v2: 3 patches" out &&
 	git update-ref -d refs/respin/series/ctl
 '
 
-test_expect_code 128 'patches 1/3 and 3/3 only: the gap is named, nothing recorded' '
-	{ mk_cover; mk_patch 1 3 p1@example.org; mk_patch 3 3 p3@example.org; } >gap.mbox &&
+test_expect_success 'patches 1/3 and 3/3 only: the gap is named, nothing recorded' '
+	{ mk_cover && mk_patch 1 3 p1@example.org && mk_patch 3 3 p3@example.org; } >gap.mbox &&
 	respin thread gap.mbox >out 2>err && cat out err &&
-	grep -q "note: v2 of \"mm: three changes\" is missing patch 2/3" err &&
-	respin import g gap.mbox --base mm-unstable 2>err; rc=$?; cat err;
-	grep -q "missing patch 2/3; nothing recorded" err || rc=1;
-	nothing_recorded || rc=1; exit $rc
+	test_grep "note: v2 of \"mm: three changes\" is missing patch 2/3" err &&
+	test_expect_code 128 respin import g gap.mbox --base mm-unstable 2>err &&
+	test_grep "missing patch 2/3; nothing recorded" err &&
+	nothing_recorded
 '
 
-test_expect_code 128 'broken base64 in a patch: named by its Message-ID' '
-	{ mk_cover; mk_patch 1 1 b1@example.org | sed -n "1,/^\$/p" | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=utf-8\nContent-Transfer-Encoding: base64/";
+test_expect_success 'broken base64 in a patch: named by its Message-ID' '
+	{ mk_cover &&
+	  mk_patch 1 1 b1@example.org | sed -n "1,/^\$/p" | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=utf-8\nContent-Transfer-Encoding: base64/" &&
 	  printf "VGhpcyBpcyBub3Qg!!!!bm90IGJhc2U2NA=====\n%%%%%%\n\n"; } >b64.mbox &&
-	respin import b b64.mbox b1@example.org --base mm-unstable 2>err; rc=$?; cat err;
-	grep -q "b1@example.org" err || rc=1; nothing_recorded || rc=1; exit $rc
+	test_expect_code 128 respin import b b64.mbox b1@example.org --base mm-unstable 2>err &&
+	test_grep "b1@example.org" err &&
+	nothing_recorded
 '
 
-test_expect_success 'an unknown charset is read with a warning, not a crash' '
+test_expect_success 'an unknown charset is read, not a crash' '
 	mk_patch 1 1 cs@example.org | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: 8bit/" >cs.mbox &&
-	respin thread cs.mbox cs@example.org >out 2>err; rc=$?; cat out err;
-	test $rc = 0 && grep_q "1/1 mm: change 1" out
+	respin thread cs.mbox cs@example.org >out 2>err &&
+	test_grep "1/1 mm: change 1" out
+'
+
+# respin reads it silently today.
+test_expect_failure 'an unknown charset: a warning names it' '
+	respin thread cs.mbox cs@example.org >out 2>err &&
+	test_grep "x-no-such-charset" err
 '
 
 test_expect_success 'a message with no body and a 1 MB header line' '
-	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x@example.org\nSubject: nobody\nMessage-Id: <nobody@example.org>\n";
-	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: y@example.org\nX-Long: ";
-	  head -c 1048576 /dev/zero | tr "\\0" a; printf "\nSubject: [PATCH] long\nMessage-Id: <long@example.org>\n\nbody\n"; } >odd.mbox &&
-	respin thread odd.mbox >out 2>err; rc=$?; cat out err; test $rc = 0 &&
-	grep_q "^1 series in 2 messages$" out
+	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x@example.org\nSubject: nobody\nMessage-Id: <nobody@example.org>\n" &&
+	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: y@example.org\nX-Long: " &&
+	  head -c 1048576 /dev/zero | tr "\\0" a &&
+	  printf "\nSubject: [PATCH] long\nMessage-Id: <long@example.org>\n\nbody\n"; } >odd.mbox &&
+	respin thread odd.mbox >out 2>err &&
+	test_grep "^1 series in 2 messages$" out
 '
 
-test_expect_code 128 'a patch mail without a diff: import names it' '
+test_expect_success 'a patch mail without a diff: import names it' '
 	mk_patch 1 1 nd@example.org | sed "/^---\$/,\$d" >nodiff.mbox &&
-	respin import n nodiff.mbox --base mm-unstable 2>err; rc=$?; cat err;
-	grep -q "<nd@example.org>" err || rc=1; grep -q "has no diff" err || rc=1;
-	nothing_recorded || rc=1; exit $rc
+	test_expect_code 128 respin import n nodiff.mbox --base mm-unstable 2>err &&
+	test_grep "<nd@example.org>" err &&
+	test_grep "has no diff" err &&
+	nothing_recorded
 '
 
-test_expect_success 'a truncated mbox: what is there is read, the cut is noted' '
-	{ mk_cover; mk_patch 1 2 t1@example.org; mk_patch 2 2 t2@example.org | head -c 300; } >trunc.mbox &&
-	respin thread trunc.mbox >out 2>err; rc=$?; cat out err; test $rc = 0
+test_expect_success 'a truncated mbox: what is there is read' '
+	{ mk_cover && mk_patch 1 2 t1@example.org && mk_patch 2 2 t2@example.org | head -c 300; } >trunc.mbox &&
+	respin thread trunc.mbox >out 2>err &&
+	test_grep "^  v2  2023-11-14  2/2 patches, no cover, 0 replies  <t1@example.org>$" out
 '
 
-test_expect_code 128 'a truncated patch: import refuses and names it' '
-	respin import t trunc.mbox cover@example.org --base mm-unstable 2>err; rc=$?; cat err;
-	grep -q "t2@example.org" err || rc=1; nothing_recorded || rc=1; exit $rc
+# respin says nothing about the cut today.
+test_expect_failure 'a truncated mbox: the cut is noted' '
+	respin thread trunc.mbox >out 2>err &&
+	test_grep -i "truncated\|cut off\|incomplete" err
 '
 
-test_expect_code 128 'a file that is not an mbox' '
+test_expect_success 'a truncated patch: import refuses and names it' '
+	test_expect_code 128 respin import t trunc.mbox cover@example.org --base mm-unstable 2>err &&
+	test_grep "t2@example.org" err &&
+	nothing_recorded
+'
+
+test_expect_success 'a file that is not an mbox' '
 	echo "just text" >notmbox.txt &&
-	respin thread notmbox.txt 2>err; rc=$?; cat err;
-	grep -q "not an mbox" err || rc=1; exit $rc
+	test_expect_code 128 respin thread notmbox.txt 2>err &&
+	test_grep "not an mbox" err
 '
 
-test_expect_code 128 'a file that does not exist' '
-	respin thread no-such.mbox 2>err; rc=$?; cat err;
-	grep -q "no-such.mbox" err || rc=1; exit $rc
+test_expect_success 'a file that does not exist' '
+	test_expect_code 128 respin thread no-such.mbox 2>err &&
+	test_grep "no-such.mbox" err
 '
 
-test_expect_code 128 'a Message-ID that is not there' '
-	respin thread ok.mbox nosuch@example.org 2>err; rc=$?; cat err;
-	grep -q "no message <nosuch@example.org> in mbox ok.mbox" err || rc=1; exit $rc
+test_expect_success 'a Message-ID that is not there' '
+	test_expect_code 128 respin thread ok.mbox nosuch@example.org 2>err &&
+	test_grep "no message <nosuch@example.org> in mbox ok.mbox" err
 '
 
 test_done

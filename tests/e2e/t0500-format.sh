@@ -25,8 +25,8 @@ respin track s --base mm-unstable >/dev/null
 test_expect_success 'format writes a cover letter and one file a patch' '
 	respin format s -o out >list &&
 	test $(wc -l <list) = 4 &&
-	grep_q "^out/0000-cover-letter.patch$" list &&
-	grep_q "^out/0001-mm-first-change.patch$" list &&
+	test_grep "^out/0000-cover-letter.patch$" list &&
+	test_grep "^out/0001-mm-first-change.patch$" list &&
 	ls out >files && test $(wc -l <files) = 4
 '
 
@@ -39,21 +39,21 @@ test_expect_success 'file names from subjects are safe and bounded' '
 '
 
 test_expect_success 'subjects, threading and the cover letter' '
-	grep_q "^Subject: \[PATCH 0/3\] " out/0000-cover-letter.patch &&
-	grep_q "^Subject: \[PATCH 1/3\] mm: first change$" out/0001-*.patch &&
+	test_grep "^Subject: \[PATCH 0/3\] " out/0000-cover-letter.patch &&
+	test_grep "^Subject: \[PATCH 1/3\] mm: first change$" out/0001-*.patch &&
 	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" out/0000-cover-letter.patch) &&
 	test -n "$cover" &&
 	for f in out/0001-* out/0002-* out/0003-*; do
-		grep_q "^In-Reply-To: <$cover>$" $f || return 1
+		test_grep "^In-Reply-To: <$cover>$" $f || return 1
 	done &&
-	grep_q "^base-commit: $(git rev-parse mm-unstable)$" out/0000-cover-letter.patch &&
-	grep_q "^change-id: [0-9]\{8\}-s-[0-9a-f]\{12\}$" out/0000-cover-letter.patch &&
-	grep_q "^ 2 files changed, 3 insertions(+)$" out/0000-cover-letter.patch
+	test_grep "^base-commit: $(git rev-parse mm-unstable)$" out/0000-cover-letter.patch &&
+	test_grep "^change-id: [0-9]\{8\}-s-[0-9a-f]\{12\}$" out/0000-cover-letter.patch &&
+	test_grep "^ 2 files changed, 3 insertions(+)$" out/0000-cover-letter.patch
 '
 
 test_expect_success 'non-ASCII names and subjects are RFC 2047 words' '
-	grep_q "^From: =?[Uu][Tt][Ff]-8?" out/0002-*.patch &&
-	grep_q "^Subject: \[PATCH 2/3\] mm: add b.c with a =?[Uu][Tt][Ff]-8?[bBqQ]?" out/0002-*.patch
+	test_grep "^From: =?[Uu][Tt][Ff]-8?" out/0002-*.patch &&
+	test_grep "^Subject: \[PATCH 2/3\] mm: add b.c with a =?[Uu][Tt][Ff]-8?[bBqQ]?" out/0002-*.patch
 '
 
 test_expect_success 'the same version formats to the same Message-IDs' '
@@ -80,34 +80,34 @@ test_expect_success 'b4 am takes the output: same patches, same trailers' '
 	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" out/0000-cover-letter.patch) &&
 	respin format s --stdout >all.mbox &&
 	mkdir b4out &&
-	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1); cat b4.log;
-	grep_q "Total patches: 3" b4.log &&
+	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1) &&
+	test_grep "Total patches: 3" b4.log &&
 	mbx=$(ls b4out/*.mbx) &&
 	grep -c "^Subject: \[PATCH [1-3]/3\]" "$mbx" >n && test "$(cat n)" = 3 &&
-	grep_q "^Reviewed-by: Rev Iewer <rev@example.org>$" "$mbx" &&
-	grep_q "^Acked-by: Some One <one@example.org>$" "$mbx"
+	test_grep "^Reviewed-by: Rev Iewer <rev@example.org>$" "$mbx" &&
+	test_grep "^Acked-by: Some One <one@example.org>$" "$mbx"
 '
 
 test_expect_success '--stdout prints one mbox; --rfc and --subject-prefix' '
 	respin format s --stdout --rfc --subject-prefix "PATCH mm-unstable" >mb &&
 	test $(grep -c "^From [0-9a-f]\{40\} Mon Sep 17" mb) = 4 &&
-	grep_q "^Subject: \[RFC PATCH mm-unstable 1/3\] mm: first change" mb &&
-	grep_q "^>From the start of a line" mb &&
-	grep_q "^From the start of a line" out/0003-*.patch
+	test_grep "^Subject: \[RFC PATCH mm-unstable 1/3\] mm: first change" mb &&
+	test_grep "^>From the start of a line" mb &&
+	test_grep "^From the start of a line" out/0003-*.patch
 '
 
 test_expect_success 'a later version is vN, one patch needs no cover' '
 	git checkout -q -b single mm-unstable && echo x >>mm/a.c &&
 	git commit -qam "mm: single" && respin track one --base mm-unstable --version 3 >/dev/null &&
 	respin format one -o single >list && test $(wc -l <list) = 1 &&
-	grep_q "^Subject: \[PATCH v3\] mm: single$" single/0001-mm-single.patch &&
+	test_grep "^Subject: \[PATCH v3\] mm: single$" single/0001-mm-single.patch &&
 	respin format one --cover-letter -o single2 >list && test $(wc -l <list) = 2 &&
-	grep_q "^Subject: \[PATCH v3 1/1\] mm: single$" single2/0001-mm-single.patch
+	test_grep "^Subject: \[PATCH v3 1/1\] mm: single$" single2/0001-mm-single.patch
 '
 
-test_expect_code 128 'an output path that is a file' '
-	: >afile && respin format s -o afile 2>err; rc=$?; cat err;
-	grep -q "afile is not a directory" err || rc=1; exit $rc
+test_expect_success 'an output path that is a file' '
+	: >afile && test_expect_code 128 respin format s -o afile 2>err &&
+	test_grep "afile is not a directory" err
 '
 
 test_expect_code 128 'an unknown series' 'respin format nosuch -o x'

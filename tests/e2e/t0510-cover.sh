@@ -16,13 +16,13 @@ git tag v1-tip
 test_expect_success 'without a stored text: placeholders, shortlog, diffstat, ids' '
 	respin cover k >out && cat out &&
 	test "$(head -n 1 out)" = "Subject: [PATCH 0/3] *** SUBJECT HERE ***" &&
-	grep_q "^\*\*\* BLURB HERE \*\*\*$" out &&
-	grep_q "^A U Thor (3):$" out &&
-	grep_q "^  mm/vmscan: add vmscan_extra()$" out &&
-	grep_q "^ 2 files changed, 5 insertions(+), 1 deletion(-)$" out &&
-	grep_q "^base-commit: $(git rev-parse mm-unstable)$" out &&
-	grep_q "^change-id: [0-9]\{8\}-k-[0-9a-f]\{12\}$" out &&
-	! grep -q "Changes in" out
+	test_grep "^\*\*\* BLURB HERE \*\*\*$" out &&
+	test_grep "^A U Thor (3):$" out &&
+	test_grep "^  mm/vmscan: add vmscan_extra()$" out &&
+	test_grep "^ 2 files changed, 5 insertions(+), 1 deletion(-)$" out &&
+	test_grep "^base-commit: $(git rev-parse mm-unstable)$" out &&
+	test_grep "^change-id: [0-9]\{8\}-k-[0-9a-f]\{12\}$" out &&
+	test_grep ! "Changes in" out
 '
 
 cat >cover1.txt <<'EOT'
@@ -35,7 +35,7 @@ EOT
 test_expect_success '--file stores the text; the cover letter uses it' '
 	refs_snapshot before &&
 	respin cover k --file cover1.txt >out && cat out &&
-	grep_q "^k v1: cover text stored$" out &&
+	test_grep "^k v1: cover text stored$" out &&
 	git show refs/respin/series/k:v1/cover >stored &&
 	check_same cover1.txt stored &&
 	respin cover k >out &&
@@ -47,20 +47,18 @@ test_expect_success '--file stores the text; the cover letter uses it' '
 test_expect_success 'the same text again changes nothing' '
 	refs_snapshot before &&
 	respin cover k --file cover1.txt >out &&
-	grep_q "unchanged" out &&
+	test_grep "unchanged" out &&
 	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 '--file of an empty or missing file: an error, nothing changed' '
+test_expect_success '--file of an empty or missing file: an error, nothing changed' '
 	refs_snapshot before &&
 	: >empty.txt &&
-	respin cover k --file empty.txt 2>err; rc=$?; cat err
-	grep_q "empty.txt is empty" err || exit 9
-	respin cover k --file no-such.txt 2>err; rc2=$?; cat err
-	grep_q "cannot read no-such.txt" err || exit 9
-	refs_snapshot after && check_same before after || exit 9
-	test $rc = $rc2 || exit 9
-	exit $rc
+	test_expect_code 128 respin cover k --file empty.txt 2>err &&
+	test_grep "empty.txt is empty" err &&
+	test_expect_code 128 respin cover k --file no-such.txt 2>err &&
+	test_grep "cannot read no-such.txt" err &&
+	refs_snapshot after && check_same before after
 '
 
 # v2: patch 2 gone, patch 3 reworded and its code changed, a new patch,
@@ -102,13 +100,13 @@ EOT
 
 test_expect_success '--edit starts from the last text with a v2 section, stores the edit' '
 	GIT_EDITOR="$TRASH/editor.sh" respin cover k --edit >out && cat out &&
-	grep_q "^k v2: cover text stored$" out &&
+	test_grep "^k v2: cover text stored$" out &&
 	head -n 1 "$TRASH/seed.txt" | grep -q "^mm/compaction: small fixes$" &&
-	grep_q "^Changes in v2:$" "$TRASH/seed.txt" &&
-	grep_q "^# The cover letter of k v2" "$TRASH/seed.txt" &&
+	test_grep "^Changes in v2:$" "$TRASH/seed.txt" &&
+	test_grep "^# The cover letter of k v2" "$TRASH/seed.txt" &&
 	git show refs/respin/series/k:v2/cover >stored &&
-	! grep -q "comment" stored &&
-	grep_q "^- Dropped the marker, as asked by R Eviewer.$" stored &&
+	test_grep ! "comment" stored &&
+	test_grep "^- Dropped the marker, as asked by R Eviewer.$" stored &&
 	test ! -e .git/respin/COVER_EDITMSG
 '
 
@@ -133,28 +131,26 @@ test_expect_success 'v2: the changelog has the user entries and what respin know
 test_expect_success 'an editor closed without a change stores nothing' '
 	refs_snapshot before &&
 	GIT_EDITOR=true respin cover k --edit >out && cat out &&
-	grep_q "^k v2: the cover text is unchanged$" out &&
+	test_grep "^k v2: the cover text is unchanged$" out &&
 	GIT_EDITOR=true respin cover k@v1 --edit >out &&
-	grep_q "^k v1: the cover text is unchanged$" out &&
+	test_grep "^k v1: the cover text is unchanged$" out &&
 	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 'an editor that fails: an error, nothing changed, the text kept' '
+test_expect_success 'an editor that fails: an error, nothing changed, the text kept' '
 	refs_snapshot before &&
-	GIT_EDITOR=false respin cover k --edit 2>err; rc=$?; cat err
-	grep_q "the editor (false) exited with 1" err || exit 9
-	grep_q "COVER_EDITMSG" err && test -s .git/respin/COVER_EDITMSG || exit 9
-	refs_snapshot after && check_same before after || exit 9
-	exit $rc
+	test_expect_code 128 env GIT_EDITOR=false respin cover k --edit 2>err &&
+	test_grep "the editor (false) exited with 1" err &&
+	test_grep "COVER_EDITMSG" err && test -s .git/respin/COVER_EDITMSG &&
+	refs_snapshot after && check_same before after
 '
 
-test_expect_code 128 'an edit that leaves only comments: an error, nothing changed' '
+test_expect_success 'an edit that leaves only comments: an error, nothing changed' '
 	refs_snapshot before &&
 	printf "# nothing\n\n" >"$TRASH/edited.txt" &&
-	GIT_EDITOR="$TRASH/editor.sh" respin cover k --edit 2>err; rc=$?; cat err
-	grep_q "the cover text is empty; nothing changed" err || exit 9
-	refs_snapshot after && check_same before after || exit 9
-	exit $rc
+	test_expect_code 128 env GIT_EDITOR="$TRASH/editor.sh" respin cover k --edit 2>err &&
+	test_grep "the cover text is empty; nothing changed" err &&
+	refs_snapshot after && check_same before after
 '
 
 test_expect_success 'subject prefixes: per series, for all, --rfc, --subject-prefix' '
@@ -187,47 +183,47 @@ test_expect_success 'a template in git config lays it out; empty parts leave no 
 	- Dropped the marker, as asked by R Eviewer.
 	EOW
 	head -n 6 out >got && check_same want got &&
-	grep_q "^base: $(git rev-parse mm-unstable)$" out &&
+	test_grep "^base: $(git rev-parse mm-unstable)$" out &&
 	git config --unset respin.cover.template
 '
 
 test_expect_success 'a template file (config or --template); --default-template' '
 	respin cover --default-template >def &&
-	grep_q "^\${body}$" def && grep_q "^base-commit: \${base_commit}$" def &&
+	test_grep "^\${body}$" def && test_grep "^base-commit: \${base_commit}$" def &&
 	printf "%s\n" "\${title}" "\${shortlog}" >t.tmpl &&
 	respin cover k --template t.tmpl >out &&
 	test "$(sed -n 3p out)" = "mm/compaction: small fixes" &&
-	grep_q "^A U Thor (3):$" out &&
+	test_grep "^A U Thor (3):$" out &&
 	git config respin.cover.templateFile "$PWD/t.tmpl" &&
 	respin cover k >out2 && check_same out out2 &&
 	git config --unset respin.cover.templateFile
 '
 
-test_expect_code 128 'a template with an unknown variable: an error naming it' '
+test_expect_success 'a template with an unknown variable: an error naming it' '
 	printf "%s\n" "\${title}" "" "\${nosuch}" >bad.tmpl &&
-	respin cover k --template bad.tmpl >out 2>err; rc=$?; cat err
-	grep_q "bad.tmpl, line 3: unknown variable \${nosuch}" err || exit 9
-	test ! -s out || exit 9
+	test_expect_code 128 respin cover k --template bad.tmpl >out 2>err &&
+	test_grep "bad.tmpl, line 3: unknown variable \${nosuch}" err &&
+	test ! -s out &&
 	git config respin.cover.templateFile "$PWD/no-such.tmpl" &&
-	respin cover k 2>err; rc2=$?; cat err
-	git config --unset respin.cover.templateFile
-	grep_q "cannot read the cover template .*no-such.tmpl" err || exit 9
-	test $rc = $rc2 || exit 9
-	exit $rc
+	test_when_finished "git config --unset respin.cover.templateFile" &&
+	test_expect_code 128 respin cover k 2>err &&
+	test_grep "cannot read the cover template .*no-such.tmpl" err
 '
 
-test_expect_code 129 'usage errors' '
-	respin cover k --edit --file x 2>err; test $? = 129 || exit 9
-	respin cover k --edit --rfc 2>err; test $? = 129 || exit 9
-	respin cover 2>err
+test_expect_success 'usage errors' '
+	test_expect_code 129 respin cover k --edit --file x 2>err &&
+	test_grep "usage: respin cover" err &&
+	test_expect_code 129 respin cover k --edit --rfc 2>err &&
+	test_grep "usage: respin cover" err &&
+	test_expect_code 129 respin cover 2>err &&
+	test_grep "usage: respin cover" err
 '
 
-test_expect_code 128 'an unknown series or version' '
-	respin cover nosuch 2>err; rc=$?; cat err
-	grep_q "nosuch" err || exit 9
-	respin cover k@v9 2>err; cat err
-	grep_q "v9" err || exit 9
-	exit $rc
+test_expect_success 'an unknown series or version' '
+	test_expect_code 128 respin cover nosuch 2>err &&
+	test_grep "nosuch" err &&
+	test_expect_code 128 respin cover k@v9 2>err &&
+	test_grep "v9" err
 '
 
 # --- results: fixed inputs, exact tables ------------------------------
@@ -262,9 +258,10 @@ test_expect_success 'check v1 and v2 with fixed checks' '
 	git config respin.check.ops.metric ops &&
 	git config respin.check.ops.higher true &&
 	git config respin.check.ops.runs 5..5 &&
-	{ respin check k@v1 >out1 2>&1; respin check k@v2 >out2 2>&1; true; } &&
-	cat out1 out2 &&
-	grep_q "failed$" out2 && respin results k
+	# v1 has a checkpatch error, v2 a failing KTAP subtest: both exit 1
+	test_expect_code 1 respin check k@v1 >out1 2>&1 &&
+	test_expect_code 1 respin check k@v2 >out2 2>&1 &&
+	test_grep "failed$" out2 && respin results k
 '
 
 test_expect_success 'the cover letter has the exact per-patch and bench tables' '
@@ -300,20 +297,21 @@ test_expect_success 'the cover letter has the exact per-patch and bench tables' 
 test_expect_success 'format: each patch carries its results below ---' '
 	respin format k -o mails >list && cat mails/0003-*.patch &&
 	sed -n "/^---$/,/^$/p" mails/0001-*.patch >notes1 &&
-	grep_q "^respin: checkpatch 0E 0W; build ok, no new warnings; mm-ktap 2/3 (1 skip); ops +0.0% (n=5)$" notes1 &&
-	grep_q "^respin: checkpatch 0E 1W; build ok, no new warnings; mm-ktap 1/3, 1 failed (1 skip); ops +10.0% \* (n=5)$" mails/0003-*.patch &&
-	grep_q "^Results of respin check" mails/0000-cover-letter.patch &&
+	test_grep "^respin: checkpatch 0E 0W; build ok, no new warnings; mm-ktap 2/3 (1 skip); ops +0.0% (n=5)$" notes1 &&
+	test_grep "^respin: checkpatch 0E 1W; build ok, no new warnings; mm-ktap 1/3, 1 failed (1 skip); ops +10.0% \* (n=5)$" mails/0003-*.patch &&
+	test_grep "^Results of respin check" mails/0000-cover-letter.patch &&
 	for f in mails/000[1-3]-*.patch; do
-		test $(grep -c "^respin: " $f) = 1 || exit 1
+		test $(grep -c "^respin: " $f) = 1 &&
 		# never in the commit message: the line comes after the first ---
-		sed -n "1,/^---$/p" $f | grep -q "^respin: " && exit 1
-	done; true
+		sed -n "1,/^---$/p" $f >message &&
+		test_grep ! "^respin: " message || return 1
+	done
 '
 
 test_expect_success 'format --no-results leaves them out' '
 	respin format k --no-results -o plain >/dev/null &&
-	! grep -q "^respin: " plain/*.patch &&
-	! grep -q "Results of respin check" plain/0000-cover-letter.patch
+	test_grep ! "^respin: " plain/*.patch &&
+	test_grep ! "Results of respin check" plain/0000-cover-letter.patch
 '
 
 test_expect_success 'git am of the mails with results gives the same trees and messages' '
@@ -328,10 +326,10 @@ test_expect_success 'git am of the mails with results gives the same trees and m
 test_expect_success 'b4 am takes the mails with results: same patches and trailers' '
 	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" mails/0000-cover-letter.patch) &&
 	cat mails/*.patch >all.mbox && mkdir b4out &&
-	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1); cat b4.log;
-	grep_q "Total patches: 3" b4.log &&
+	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1) &&
+	test_grep "Total patches: 3" b4.log &&
 	mbx=$(ls b4out/*.mbx) &&
-	grep_q "^Reviewed-by: R Eviewer <reviewer@example.org>$" "$mbx"
+	test_grep "^Reviewed-by: R Eviewer <reviewer@example.org>$" "$mbx"
 '
 
 test_done

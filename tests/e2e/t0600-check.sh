@@ -11,13 +11,13 @@ respin track k --base mm-unstable >/dev/null
 
 test_expect_success 'check --list shows the built-in checks' '
 	respin check --list >out &&
-	grep_q "^checkpatch  *lint " out && grep_q "^build  *build .*\[built in\]" out &&
-	respin check --list --json >out && grep_q "\"kind\": \"lint\"" out
+	test_grep "^checkpatch  *lint " out && test_grep "^build  *build .*\[built in\]" out &&
+	respin check --list --json >out && test_grep "\"kind\": \"lint\"" out
 '
 
-test_expect_code 1 'the first check runs everything and finds the problems' '
-	respin check k >out 2>err; rc=$?; cat out err;
-	grep -q "^7 run, 0 reused, 1 failed$" out || rc=9; exit $rc
+test_expect_success 'the first check runs everything and finds the problems' '
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^7 run, 0 reused, 1 failed$" out
 '
 
 test_expect_success 'the new warning is attributed to exactly patch 2' '
@@ -40,19 +40,19 @@ test_expect_success 'the checkpatch error is attributed to exactly patch 3' '
 		exit 3 unless \$p[3]{results}{checkpatch}{summary} =~ /^1E /;
 	" <out &&
 	respin results k --check checkpatch --patch 3 >d &&
-	grep_q "ERROR:TRAILING_WHITESPACE" d
+	test_grep "ERROR:TRAILING_WHITESPACE" d
 '
 
 test_expect_success 'results: a table, a patch a row' '
 	respin results k >out && cat out &&
-	grep_q "^base  *ok, 0 warnings" out &&
-	grep_q "^ *2/3  *0E 0W  *ok +1 warning  *mm/compaction: prepare a marker for later$" out &&
-	grep_q "^ *3/3  *1E [0-9]W " out
+	test_grep "^base  *ok, 0 warnings" out &&
+	test_grep "^ *2/3  *0E 0W  *ok +1 warning  *mm/compaction: prepare a marker for later$" out &&
+	test_grep "^ *3/3  *1E [0-9]W " out
 '
 
 test_expect_success 'a second check runs nothing' '
-	respin check k >out; cat out;
-	grep_q "^0 run, 7 reused, 1 failed$" out
+	test_expect_code 1 respin check k >out &&
+	test_grep "^0 run, 7 reused, 1 failed$" out
 '
 
 test_expect_success 'v2 changes only patch 3: only patch 3 is checked' '
@@ -60,8 +60,8 @@ test_expect_success 'v2 changes only patch 3: only patch 3 is checked' '
 	sed -i "s/^int vmscan_extra(void) { return 1; }   $/int vmscan_extra(void)\n{\n\treturn 1;\n}/" mm/vmscan.c &&
 	git commit -q --amend -a --no-edit &&
 	respin track k >/dev/null &&
-	respin check k >out; cat out;
-	grep_q "^2 run, 5 reused, 0 failed$" out &&
+	respin check k >out &&
+	test_grep "^2 run, 5 reused, 0 failed$" out &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		exit(\$d->{patches}[3]{results}{checkpatch}{status} eq q(PASS) ? 0 : 1);
@@ -77,8 +77,8 @@ test_expect_success 'a ktap check: KTAP subtests per patch' '
 	git config respin.check.mm-selftests.kind ktap &&
 	git config respin.check.mm-selftests.command \
 		"make -s -C tools/testing/selftests/mm O=\$RESPIN_BUILD/selftests run_tests" &&
-	respin check k --only mm-selftests >out 2>err; cat out err;
-	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	respin check k --only mm-selftests >out 2>err &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		for my \$i (1..3) {
@@ -87,17 +87,17 @@ test_expect_success 'a ktap check: KTAP subtests per patch' '
 			exit 3 unless \$c->{summary} =~ m{^\\d+/\\d+ \\(1 skip\\)\$};
 		}
 	" <r &&
-	respin results k --check mm-selftests --patch 2 >d && grep_q "^ok 1 " d
+	respin results k --check mm-selftests --patch 2 >d && test_grep "^ok 1 " d
 '
 
-test_expect_code 1 'a failing subtest is a FAIL, whatever the exit code' '
+test_expect_success 'a failing subtest is a FAIL, whatever the exit code' '
 	git config respin.check.mm-fail.kind ktap &&
 	name=$(sed -n "s/^ok 1 \(.*\)/\1/p" d | head -n 1) &&
 	git config respin.check.mm-fail.command \
 		"KSFT_FIXTURE_FAIL=\"$name\" make -s -C tools/testing/selftests/mm O=\$RESPIN_BUILD/selftests run_tests; exit 0" &&
-	respin check k --only mm-fail --patch 1 >out 2>err; rc=$?; cat out err;
-	grep -q "^1 run, 0 reused, 1 failed$" out || rc=9;
-	grep -q "mm-fail at 1/3: FAIL" err || rc=9; exit $rc
+	test_expect_code 1 respin check k --only mm-fail --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	test_grep "mm-fail at 1/3: FAIL" err
 '
 
 cat >"$TRASH/bench.sh" <<'EOB'
@@ -114,10 +114,10 @@ test_expect_success 'a bench: samples stored, patch 3 is better, significantly' 
 	git config respin.check.ops.command "sh $TRASH/bench.sh" &&
 	git config respin.check.ops.metric ops &&
 	git config respin.check.ops.runs 5..12 &&
-	respin check k --only ops >out 2>err; cat out err;
-	grep_q "^4 run, 0 reused, 0 failed$" out &&
+	respin check k --only ops >out 2>err &&
+	test_grep "^4 run, 0 reused, 0 failed$" out &&
 	respin results k >t && cat t &&
-	grep_q "^ *3/3 .* +[0-9]*\.[0-9]% \* (n=[0-9]*)" t &&
+	test_grep "^ *3/3 .* +[0-9]*\.[0-9]% \* (n=[0-9]*)" t &&
 	respin results k --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		my \$p3 = \$d->{patches}[3]{results}{ops};
@@ -129,85 +129,90 @@ test_expect_success 'a bench: samples stored, patch 3 is better, significantly' 
 '
 
 test_expect_success 'a decided bench is not run again' '
-	respin check k --only ops >out; cat out;
-	grep_q "^0 run, 4 reused, 0 failed$" out
+	respin check k --only ops >out &&
+	test_grep "^0 run, 4 reused, 0 failed$" out
 '
 
-test_expect_code 1 'a bench whose output has no metric: ERROR naming the check' '
+test_expect_success 'a bench whose output has no metric: ERROR naming the check' '
 	git config respin.check.nometric.kind bench &&
 	git config respin.check.nometric.command "echo hello" &&
 	git config respin.check.nometric.metric ops &&
-	respin check k --only nometric --patch 1 >out 2>err; rc=$?; cat out err;
-	git config --remove-section respin.check.nometric;
-	grep -q "nometric at 0/3: ERROR: no metric in its output" err || rc=9;
-	grep -q "respin-metric: ops VALUE" err || rc=9; exit $rc
+	test_when_finished "git config --remove-section respin.check.nometric" &&
+	test_expect_code 1 respin check k --only nometric --patch 1 >out 2>err &&
+	test_grep "nometric at 0/3: ERROR: no metric in its output" err &&
+	test_grep "respin-metric: ops VALUE" err
 '
 
 test_expect_success '-j 3 runs the lint jobs at once, with the same verdicts' '
 	git checkout -q -b para work &&
 	git rebase -q --exec "git commit -q --amend -m \"\$(git log -1 --format=%B | sed \"1s/\$/ (again)/\")\"" mm-unstable &&
 	respin track para --base mm-unstable >/dev/null &&
-	respin check para --only checkpatch -j 3 >out 2>err; cat out err;
-	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	respin check para --only checkpatch -j 3 >out 2>err &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
 	respin results para --json >r && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
 		my @s = map { \$_->{results}{checkpatch}{status} } @p[1..3];
 		exit(qq(@s) eq q(PASS PASS PASS) ? 0 : 1);
 	" <r &&
-	respin check para --only checkpatch -j 3 >out && grep_q "^0 run, 3 reused, 0 failed$" out &&
+	respin check para --only checkpatch -j 3 >out && test_grep "^0 run, 3 reused, 0 failed$" out &&
 	git checkout -q work
 '
 
 test_expect_code 129 '-j 0 is a usage error' 'respin check k -j 0'
 
-test_expect_code 1 'a build that fails: FAIL with the last lines of the log' '
+test_expect_success 'a build that fails: FAIL with the last lines of the log' '
 	tick && echo "this is not C" >>mm/page_alloc.c &&
 	git commit -qam "mm: break the build" -m "Signed-off-by: A U Thor <author@example.org>" &&
 	respin track broken --base mm-unstable >/dev/null &&
-	respin check broken --only build >out 2>err; rc=$?; cat out err;
-	grep -q "build at 4/4: build failed; the last lines:" err || rc=9;
-	grep -q "page_alloc.c" err || rc=9; exit $rc
+	test_expect_code 1 respin check broken --only build >out 2>err &&
+	test_grep "build at 4/4: build failed; the last lines:" err &&
+	test_grep "page_alloc.c" err
 '
 
-test_expect_code 1 'a command that hangs: TIMEOUT, and its process group is gone' '
+test_expect_success 'a command that hangs: TIMEOUT, and its process group is gone' '
 	git config respin.check.hang.kind command &&
 	git config respin.check.hang.command "sleep 300 & echo \$! >$TRASH/hang.pid; sleep 300" &&
 	git config respin.check.hang.timeout 1 &&
-	respin check k --only hang --patch 1 >out 2>err; rc=$?; cat out err;
-	grep -q "^1 run, 0 reused, 1 failed$" out || rc=9;
-	sleep 1; pid=$(cat $TRASH/hang.pid);
+	test_when_finished "git config --remove-section respin.check.hang" &&
+	test_expect_code 1 respin check k --only hang --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	sleep 1 &&
+	pid=$(cat $TRASH/hang.pid) &&
+	test -n "$pid" &&
 	# gone, or a zombie waiting for init to reap it
-	if [ -d /proc/$pid ] && ! grep -q "^State:.*Z" /proc/$pid/status; then rc=8; fi;
-	git config --unset respin.check.hang.timeout; git config --unset respin.check.hang.command;
-	git config --unset respin.check.hang.kind; exit $rc
+	{
+		test ! -d /proc/$pid ||
+		grep -q "^State:.*Z" /proc/$pid/status 2>/dev/null ||
+		test ! -d /proc/$pid ||
+		{ echo "process $pid of the hung command is still running"; false; }
+	}
 '
 
-test_expect_code 1 'no checkpatch.pl in the tree: an ERROR that says how to get one' '
+test_expect_success 'no checkpatch.pl in the tree: an ERROR that says how to get one' '
 	saved=$(git config respin.check.checkpatch.command) &&
 	git config --unset respin.check.checkpatch.command &&
-	respin check broken --only checkpatch >out 2>err; rc=$?; cat out err;
-	git config respin.check.checkpatch.command "$saved";
-	grep -q "no scripts/checkpatch.pl" err || rc=9;
-	grep -q "kernel-tree.sh" err || rc=9; exit $rc
+	test_when_finished "git config respin.check.checkpatch.command \"\$saved\"" &&
+	test_expect_code 1 respin check broken --only checkpatch >out 2>err &&
+	test_grep "no scripts/checkpatch.pl" err &&
+	test_grep "kernel-tree.sh" err
 '
 
-test_expect_code 128 'a dirty worktree is not overwritten' '
+test_expect_success 'a dirty worktree is not overwritten' '
 	echo junk >>.git/respin/worktrees/k/mm/vmscan.c &&
-	respin check k --only hang2 2>/dev/null;
 	git config respin.check.dirty.kind command && git config respin.check.dirty.command true &&
-	respin check k --only dirty 2>err; rc=$?; cat err;
-	git -C .git/respin/worktrees/k checkout -q -- mm/vmscan.c;
-	grep -q "has changes (mm/vmscan.c)" err || rc=9; exit $rc
+	test_when_finished "git -C .git/respin/worktrees/k checkout -q -- mm/vmscan.c" &&
+	test_expect_code 128 respin check k --only dirty 2>err &&
+	test_grep "has changes (mm/vmscan.c)" err
 '
 
-test_expect_code 128 'a damaged results database is reported, never replaced' '
+test_expect_success 'a damaged results database is reported, never replaced' '
 	cp .git/respin/results.db "$TRASH/good.db" &&
 	rm -f .git/respin/results.db-wal .git/respin/results.db-shm &&
 	head -c 4096 /dev/urandom >.git/respin/results.db &&
-	respin results k 2>err; rc=$?; cat err;
-	grep -q "damaged" err || rc=9;
-	cmp -s .git/respin/results.db "$TRASH/good.db" && rc=7;
-	exit $rc
+	cp .git/respin/results.db "$TRASH/damaged.db" &&
+	test_expect_code 128 respin results k 2>err &&
+	test_grep "damaged" err &&
+	cmp .git/respin/results.db "$TRASH/damaged.db"
 '
 
 test_expect_success 'the worktree follows added, deleted and new-directory files both ways' '
@@ -222,16 +227,16 @@ test_expect_success 'the worktree follows added, deleted and new-directory files
 	git config respin.check.build.enabled false &&
 	git config respin.check.files.kind command &&
 	git config respin.check.files.command "if [ \$RESPIN_PATCH = 1 ]; then test -f mm/newfile.txt && ! test -e mm/sub; else ! test -e mm/newfile.txt && test -f mm/sub/f; fi" &&
-	respin check d >out && grep_q "^2 run, 0 reused, 0 failed$" out &&
+	respin check d >out && test_grep "^2 run, 0 reused, 0 failed$" out &&
 	git config respin.check.files.command "true; if [ \$RESPIN_PATCH = 1 ]; then test -f mm/newfile.txt && ! test -e mm/sub; else ! test -e mm/newfile.txt && test -f mm/sub/f; fi" &&
-	respin check d --patch 2 >out && grep_q "^1 run, 0 reused, 0 failed$" out &&
-	respin check d --patch 1 >out && grep_q "^1 run, 0 reused, 0 failed$" out &&
+	respin check d --patch 2 >out && test_grep "^1 run, 0 reused, 0 failed$" out &&
+	respin check d --patch 1 >out && test_grep "^1 run, 0 reused, 0 failed$" out &&
 	test -z "$(git -C .git/respin/worktrees/d status --porcelain)"
 '
 
-test_expect_code 129 'an unknown check' '
-	respin check k --only nosuch 2>err; rc=$?; cat err;
-	grep -q "no check named .nosuch." err || rc=9; exit $rc
+test_expect_success 'an unknown check' '
+	test_expect_code 129 respin check k --only nosuch 2>err &&
+	test_grep "no check named .nosuch." err
 '
 
 test_done

@@ -23,12 +23,12 @@ respin track k --base mm-unstable >/dev/null
 git config respin.check.checkpatch.enabled false
 
 test_expect_success 'no .config anywhere: tinyconfig, with ARCH=x86_64 and O=' '
-	respin check k >out 2>err; cat out err;
-	grep_q "^2 run, 0 reused, 0 failed$" out &&
-	grep_q "^CONFIG_FIXTURE_tinyconfig=y$" .git/respin/build/k/.config &&
+	respin check k >out 2>err &&
+	test_grep "^2 run, 0 reused, 0 failed$" out &&
+	test_grep "^CONFIG_FIXTURE_tinyconfig=y$" .git/respin/build/k/.config &&
 	respin results k --check build --patch 0 >log &&
-	grep_q "respin: no .config: making tinyconfig" log &&
-	grep_q "tinyconfig (ARCH=x86_64)" log
+	test_grep "respin: no .config: making tinyconfig" log &&
+	test_grep "tinyconfig (ARCH=x86_64)" log
 '
 
 test_expect_success 'the user .config is taken when there is one' '
@@ -36,10 +36,10 @@ test_expect_success 'the user .config is taken when there is one' '
 	echo "CONFIG_MINE=y" >.config &&
 	echo "/* two */" >>mm/vmscan.c && git commit -qam "mm/vmscan: another comment" &&
 	respin track k >/dev/null &&
-	respin check k >out 2>err; cat out err;
-	grep_q "^CONFIG_MINE=y$" .git/respin/build/k/.config &&
+	respin check k >out 2>err &&
+	test_grep "^CONFIG_MINE=y$" .git/respin/build/k/.config &&
 	respin results k --check build --patch 2 >log &&
-	grep_q "respin: using the .config of" log
+	test_grep "respin: using the .config of" log
 '
 
 test_done

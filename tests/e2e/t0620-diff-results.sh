@@ -56,9 +56,8 @@ commit_three_patches || exit 1
 respin track k --base mm-unstable >/dev/null
 
 test_expect_success 'no results stored: the range-diff and a note' '
-	respin diff k v1 v1 --results -s >out 2>err; rc=$?; cat out err;
-	[ $rc = 0 ] &&
-	grep_q "^note: no results stored for v1; run respin check k@v1$" err &&
+	respin diff k v1 v1 --results -s >out 2>err &&
+	test_grep "^note: no results stored for v1; run respin check k@v1$" err &&
 	respin diff k v1 v1 -s >plain && check_same plain out &&
 	respin diff k v1 v1 --results --json >j 2>/dev/null && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{pairs}};
@@ -66,8 +65,8 @@ test_expect_success 'no results stored: the range-diff and a note' '
 	" <j
 '
 
-test_expect_code 1 'v1 is checked' '
-	respin check k >out 2>err; rc=$?; cat out err; exit $rc
+test_expect_success 'v1 is checked' '
+	test_expect_code 1 respin check k >out 2>err
 '
 
 # v2: patch 1 the same commit; patch 2 leaves a comment instead of the
@@ -91,8 +90,8 @@ hashes() {
 }
 
 test_expect_success 'v2 not checked yet: its patches say so' '
-	respin diff k v1 v2 --results -s >out 2>err; rc=$?; cat out err;
-	[ $rc = 0 ] && [ ! -s err ] &&
+	respin diff k v1 v2 --results -s >out 2>err &&
+	test ! -s err &&
 	hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
@@ -106,12 +105,13 @@ test_expect_success 'v2 not checked yet: its patches say so' '
 '
 
 test_expect_success 'v2 is checked' '
-	respin check k >out 2>err; rc=$?; cat out err; [ $rc = 0 ]
+	respin check k >out 2>err &&
+	test_grep " 0 failed$" out
 '
 
 test_expect_success 'diff --results -s: what changed, pair by pair' '
-	respin diff k v1 v2 --results -s >out 2>err; cat out err;
-	[ ! -s err ] && hashes out >got &&
+	respin diff k v1 v2 --results -s >out 2>err &&
+	test ! -s err && hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
 	    results: unchanged
@@ -134,7 +134,8 @@ test_expect_success 'without -s the result lines come before the diff of the pat
 	respin diff k v1 v2 --results >full &&
 	respin diff k v1 v2 --results -s >short &&
 	grep -v "^    [ @+-]" full >kept && check_same short kept &&
-	grep -A4 "^2: .* ! " full >p2 && sed -n 5p p2 | grep_q "^    @@ mm/compaction.c" - &&
+	grep -A4 "^2: .* ! " full >p2 && sed -n 5p p2 >line5 &&
+	test_grep "^    @@ mm/compaction.c" line5 &&
 	awk "/^ *[0-9-]+: / { diff = 0 } /^    @@/ { diff = 1 }
 	     /^    results:/ && diff { bad = 1 } END { exit bad }" full &&
 	respin diff k v1 v2 >plain && grep -v "^    results: " full >rest &&
@@ -168,12 +169,13 @@ test_expect_success 'diff --results --json: the changes, structured' '
 test_expect_success 'a check run in one version only says so' '
 	git config respin.check.lines.kind command &&
 	git config respin.check.lines.command "test -s mm/vmscan.c" &&
-	respin check k --only lines >out 2>err; cat out err;
-	respin diff k v1 v2 --results -s >out; rc=$?;
-	git config --remove-section respin.check.lines; [ $rc = 0 ] &&
-	sed -n "/^2: /,/^3: /p" out >p2 && cat p2 &&
-	grep_q "^    results: lines: not run in v1$" p2 &&
-	sed -n "/^1: /,/^2: /p" out | grep_q "^    results: unchanged$" -
+	test_when_finished "git config --remove-section respin.check.lines" &&
+	respin check k --only lines >out 2>err &&
+	respin diff k v1 v2 --results -s >out &&
+	sed -n "/^2: /,/^3: /p" out >p2 &&
+	test_grep "^    results: lines: not run in v1$" p2 &&
+	sed -n "/^1: /,/^2: /p" out >p1 &&
+	test_grep "^    results: unchanged$" p1
 '
 
 test_expect_success 'dropped and added patches: their results in one line' '
@@ -181,7 +183,7 @@ test_expect_success 'dropped and added patches: their results in one line' '
 	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
 	git commit -qam "mm/page_alloc: a note for later" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >/dev/null && respin check k >out 2>err; cat out err;
+	respin track k >/dev/null && respin check k >out 2>err &&
 	respin diff k v2 v3 --results -s >out && hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
@@ -202,29 +204,29 @@ test_expect_success 'a bench that got worse, either way round' '
 	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
 	git commit -qam "mm/page_alloc: a note for later" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >/dev/null && respin check k >out 2>err; cat out err;
-	respin diff k v4 v3 --results -s --creation-factor 200 >out && cat out &&
-	grep_q "^    results: ops: +10.0% \* -> +0.0% against the base; v3 against v4: -9.1% \*, worse$" out &&
+	respin track k >/dev/null && respin check k >out 2>err &&
+	respin diff k v4 v3 --results -s --creation-factor 200 >out &&
+	test_grep "^    results: ops: +10.0% \* -> +0.0% against the base; v3 against v4: -9.1% \*, worse$" out &&
 	git config respin.check.ops.higher false &&
-	respin diff k v3 v4 --results -s --creation-factor 200 >out && cat out &&
-	grep_q "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out &&
-	git config --unset respin.check.ops.higher
+	test_when_finished "git config --unset respin.check.ops.higher" &&
+	respin diff k v3 v4 --results -s --creation-factor 200 >out &&
+	test_grep "^    results: ops: +0.0% -> -10.0% \* against the base; v4 against v3: -10.0% \*, worse$" out
 '
 
 respin format k@v2 --stdout >"$TRASH/v2.mbox"
 respin format k@v3 --stdout >"$TRASH/v3.mbox"
 
-test_expect_code 129 'mail has no results: --results with mailboxes' '
-	respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" --results 2>err; rc=$?; cat err;
-	grep -q "results needs a series recorded in a repository" err || rc=9;
-	respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" -s >out || rc=8;
-	grep -q "^3: .* < -: .* mm/vmscan: add vmscan_extra()$" out || rc=7; exit $rc
+test_expect_success 'mail has no results: --results with mailboxes' '
+	test_expect_code 129 respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" --results 2>err &&
+	test_grep "results needs a series recorded in a repository" err &&
+	respin diff "$TRASH/v2.mbox" "$TRASH/v3.mbox" -s >out &&
+	test_grep "^3: .* < -: .* mm/vmscan: add vmscan_extra()$" out
 '
 
-test_expect_code 129 'nor with one mailbox of two versions' '
+test_expect_success 'nor with one mailbox of two versions' '
 	cd "$TRASH" && cat v2.mbox v3.mbox >both.mbox &&
-	respin diff both.mbox --results 2>err; rc=$?; cat err;
-	grep -q "results needs a series recorded in a repository" err || rc=9; exit $rc
+	test_expect_code 129 respin diff both.mbox --results 2>err &&
+	test_grep "results needs a series recorded in a repository" err
 '
 
 test_done

@@ -11,8 +11,10 @@ export RESPIN_CACHE
 KTREE=$SRC_DIR/tools/kernel-tree.sh
 
 test_expect_success 'kernel-tree.sh makes (or reuses) the cached tree' '
-	sh "$KTREE" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
-		{ cat "$TRASH/ktree.err"; exit 1; }
+	{
+		sh "$KTREE" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
+		{ cat "$TRASH/ktree.err"; false; }
+	} &&
 	test "$(cat "$TRASH/ktree.out")" = "$RESPIN_CACHE/linux-6.1"
 '
 KDIR=$(cat "$TRASH/ktree.out" 2>/dev/null || echo /nonexistent)
@@ -52,7 +54,7 @@ test_expect_success 'a shared clone of mm-unstable takes two mm/ patches' '
 	cd k &&
 	git checkout -q -b topic &&
 	sed -i "s/^ \* Memory compaction for the reduction of external fragmentation\. Note that$/ * Memory compaction for the reduction of external fragmentation (the\n * kind that makes high-order allocations fail). Note that/" mm/compaction.c &&
-	! git diff --quiet &&
+	test_must_fail git diff --quiet &&
 	git commit -q -a -m "mm/compaction: say what external fragmentation is" \
 		-m "The header comment names external fragmentation but not what it
 does to the allocator: say so." \
@@ -70,10 +72,10 @@ test_expect_success 'respin track and show on the kernel tree' '
 	cd k &&
 	respin track k --base mm-unstable >../track.out &&
 	respin show k >../show.out &&
-	grep_q "mm/compaction: say what external fragmentation is" ../show.out &&
-	grep_q "mm/vmscan: lower the default swappiness to 50" ../show.out &&
-	grep_q "$(git rev-parse --short=12 mm-unstable)" ../show.out &&
-	respin list >../list.out && grep_q "^k " ../list.out
+	test_grep "mm/compaction: say what external fragmentation is" ../show.out &&
+	test_grep "mm/vmscan: lower the default swappiness to 50" ../show.out &&
+	test_grep "$(git rev-parse --short=12 mm-unstable)" ../show.out &&
+	respin list >../list.out && test_grep "^k " ../list.out
 '
 
 test_expect_success 'the cached checkpatch runs on the patches' '
@@ -87,7 +89,8 @@ test_expect_success 'the cache is left as it was' '
 	check_same "$TRASH/refs.before" "$TRASH/refs.after" &&
 	git -C "$KDIR" status --porcelain >status2 &&
 	test ! -s status2 &&
-	! git -C "$KDIR" for-each-ref refs/respin | grep -q .
+	git -C "$KDIR" for-each-ref refs/respin >kdir-refs &&
+	test ! -s kdir-refs
 '
 
 test_done

@@ -28,8 +28,10 @@ test_expect_success 'the tools are there: qemu, gcc -static, cpio' '
 '
 
 test_expect_success 'kernel-tree.sh gives the cached linux-6.1 tree' '
-	sh "$SRC_DIR/tools/kernel-tree.sh" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
-		{ cat "$TRASH/ktree.err"; exit 1; }
+	{
+		sh "$SRC_DIR/tools/kernel-tree.sh" >"$TRASH/ktree.out" 2>"$TRASH/ktree.err" ||
+		{ cat "$TRASH/ktree.err"; false; }
+	} &&
 	test -f "$(cat "$TRASH/ktree.out")/mm/compaction.c"
 '
 KDIR=$(cat "$TRASH/ktree.out" 2>/dev/null || echo /nonexistent)
@@ -40,9 +42,11 @@ test_expect_success 'kernel-config-tiny.sh --build makes a tiny bzImage (O=, ARC
 	mkdir -p "$KCACHE" &&
 	exec 9>"$KCACHE/.build-qemu-tiny.lock" && flock 9 &&
 	a=$(date +%s) &&
-	sh "$SRC_DIR/tools/kernel-config-tiny.sh" --build "$KDIR" "$BUILD" \
-		>"$TRASH/bz.out" 2>"$TRASH/bz.err" ||
-		{ tail -n 30 "$TRASH/bz.err"; exit 1; }
+	{
+		sh "$SRC_DIR/tools/kernel-config-tiny.sh" --build "$KDIR" "$BUILD" \
+			>"$TRASH/bz.out" 2>"$TRASH/bz.err" ||
+		{ tail -n 30 "$TRASH/bz.err"; false; }
+	} &&
 	echo "kernel config + build: $(( $(date +%s) - a )) s" &&
 	test "$(cat "$TRASH/bz.out")" = "$BUILD/arch/x86/boot/bzImage" &&
 	test -s "$BUILD/arch/x86/boot/bzImage" &&
@@ -58,7 +62,7 @@ BZ=$BUILD/arch/x86/boot/bzImage
 test_expect_success 'a second kernel-config-tiny.sh leaves the .config alone' '
 	cp -p "$BUILD/.config" config.before &&
 	sh "$SRC_DIR/tools/kernel-config-tiny.sh" "$KDIR" "$BUILD" &&
-	! test "$BUILD/.config" -nt config.before &&
+	test ! "$BUILD/.config" -nt config.before &&
 	cmp "$BUILD/.config" config.before
 '
 
@@ -66,12 +70,10 @@ test_expect_code 129 'kernel-config-tiny.sh: usage' '
 	sh "$SRC_DIR/tools/kernel-config-tiny.sh" "$KDIR"
 '
 
-test_expect_code 1 'kernel-config-tiny.sh: a missing option is an error' '
-	sh "$SRC_DIR/tools/kernel-config-tiny.sh" --enable NO_SUCH_OPTION_XYZ \
-		"$KDIR" "$TRASH/other-build" 2>err
-	rc=$?
-	grep_q "not enabled after olddefconfig.*NO_SUCH_OPTION_XYZ" err
-	exit $rc
+test_expect_success 'kernel-config-tiny.sh: a missing option is an error' '
+	test_expect_code 1 sh "$SRC_DIR/tools/kernel-config-tiny.sh" \
+		--enable NO_SUCH_OPTION_XYZ "$KDIR" "$TRASH/other-build" 2>err &&
+	test_grep "not enabled after olddefconfig.*NO_SUCH_OPTION_XYZ" err
 '
 
 # --- the test programs ------------------------------------------------
@@ -239,9 +241,11 @@ EOF
 
 test_expect_success 'the guest runs the tests and prints only their KTAP' '
 	a=$(date +%s) &&
-	RESPIN_LOG=$TRASH/console.log run --timeout 300 --test-timeout 20 \
-		"$BZ" tests >got.ktap 2>run.err ||
-		{ cat run.err; exit 1; }
+	{
+		RESPIN_LOG=$TRASH/console.log run --timeout 300 --test-timeout 20 \
+			"$BZ" tests >got.ktap 2>run.err ||
+		{ cat run.err; false; }
+	} &&
 	echo "boot + 7 tests (one hangs for 20 s): $(( $(date +%s) - a )) s" &&
 	# A slow, busy host makes the emulated kernel warn on its own
 	# ("hrtimer: interrupt took ...", clocksource watchdog): those are
@@ -249,22 +253,22 @@ test_expect_success 'the guest runs the tests and prints only their KTAP' '
 	# them; the one the test program wrote must be there.
 	grep -v "^    # kernel: " got.ktap >got.cmp &&
 	grep -v "^    # kernel: " want.ktap >want.cmp &&
-	grep_q "^    # kernel: plain: an error in the kernel log$" got.ktap &&
+	test_grep "^    # kernel: plain: an error in the kernel log$" got.ktap &&
 	check_same want.cmp got.cmp
 '
 
 test_expect_success 'the console log has the kernel, the markers and the dmesg' '
-	grep_q "Linux version 6\.1\." console.log &&
-	grep_q "Command line: console=ttyS0 panic=-1 respin_timeout=20" console.log &&
-	grep_q "^respin-ktap-begin$" console.log &&
-	grep_q "^respin-ktap-end$" console.log &&
-	grep_q "^respin-dmesg-begin$" console.log &&
+	test_grep "Linux version 6\.1\." console.log &&
+	test_grep "Command line: console=ttyS0 panic=-1 respin_timeout=20" console.log &&
+	test_grep "^respin-ktap-begin$" console.log &&
+	test_grep "^respin-ktap-end$" console.log &&
+	test_grep "^respin-dmesg-begin$" console.log &&
 	sed -n "/^respin-dmesg-begin$/,/^respin-dmesg-end$/p" console.log >dmesg &&
-	grep_q "^06-segv.*: segfault at 0 " dmesg &&
-	grep_q "^plain: an error in the kernel log$" dmesg &&
-	! grep -q "$(printf "\r")" console.log &&
-	! grep -q "$(printf "\033")" console.log &&
-	! grep -q "Linux version" got.ktap
+	test_grep "^06-segv.*: segfault at 0 " dmesg &&
+	test_grep "^plain: an error in the kernel log$" dmesg &&
+	test_grep ! "$(printf "\r")" console.log &&
+	test_grep ! "$(printf "\033")" console.log &&
+	test_grep ! "Linux version" got.ktap
 '
 
 test_expect_success 'the initramfs is cached by content, and remade on a change' '
@@ -272,7 +276,7 @@ test_expect_success 'the initramfs is cached by content, and remade on a change'
 	test $(wc -l <list1) = 1 &&
 	rm tests/05-hang &&
 	run --timeout 300 --test-timeout 20 "$BZ" tests >got2.ktap &&
-	grep_q "^1\.\.6$" got2.ktap &&
+	test_grep "^1\.\.6$" got2.ktap &&
 	ls "$RCACHE"/initramfs/*.cpio.gz >list2 &&
 	test $(wc -l <list2) = 2 &&
 	run --timeout 120 "$BZ" tests >got3.ktap &&
@@ -283,66 +287,53 @@ test_expect_success 'the initramfs is cached by content, and remade on a change'
 	check_same list2 list3
 '
 
-test_expect_code 2 'a bad bzImage path: exit 2 and a clear message' '
-	run --timeout 30 "$TRASH/no-such-bzImage" tests >out 2>err
-	rc=$?
-	cat err
-	grep_q "no kernel image at .*no-such-bzImage" err &&
+test_expect_success 'a bad bzImage path: exit 2 and a clear message' '
+	test_expect_code 2 run --timeout 30 "$TRASH/no-such-bzImage" tests >out 2>err &&
+	test_grep "no kernel image at .*no-such-bzImage" err &&
 	test ! -s out
-	exit $rc
 '
 
-test_expect_code 2 'a file that is not a kernel: exit 2, QEMU said why' '
+test_expect_success 'a file that is not a kernel: exit 2, QEMU said why' '
 	echo "not a kernel" >fake-bzImage &&
-	run --timeout 30 fake-bzImage tests >out 2>err
-	rc=$?
-	cat err
-	grep_q "QEMU failed" err && test ! -s out
-	exit $rc
+	test_expect_code 2 run --timeout 30 fake-bzImage tests >out 2>err &&
+	test_grep "QEMU failed" err && test ! -s out
 '
 
-test_expect_code 2 'a kernel that panics before the tests: exit 2 at once' '
-	a=$(date +%s)
-	run --timeout 60 --append "rdinit=/no-such-init" "$BZ" tests >out 2>err
-	rc=$?
-	b=$(date +%s)
-	cat err
-	grep_q "panicked before the tests started" err &&
-	grep_q "last console lines" err &&
+test_expect_success 'a kernel that panics before the tests: exit 2 at once' '
+	a=$(date +%s) &&
+	test_expect_code 2 run --timeout 60 --append "rdinit=/no-such-init" "$BZ" tests >out 2>err &&
+	b=$(date +%s) &&
+	test_grep "panicked before the tests started" err &&
+	test_grep "last console lines" err &&
 	test ! -s out &&
 	test $((b - a)) -lt 50
-	exit $rc
 '
 
-test_expect_code 2 'a kernel that hangs: killed at the overall timeout, exit 2' '
-	a=$(date +%s)
-	RESPIN_LOG=$TRASH/hang.log run --timeout 15 \
-		--append "rdinit=/no-such-init panic=0" "$BZ" tests >out 2>err
-	rc=$?
-	b=$(date +%s)
-	cat err
-	echo "took $((b - a)) s"
-	grep_q "timed out after 15 s before the tests started" err &&
+test_expect_success 'a kernel that hangs: killed at the overall timeout, exit 2' '
+	a=$(date +%s) &&
+	export RESPIN_LOG=$TRASH/hang.log &&
+	test_expect_code 2 run --timeout 15 \
+		--append "rdinit=/no-such-init panic=0" "$BZ" tests >out 2>err &&
+	b=$(date +%s) &&
+	echo "took $((b - a)) s" &&
+	test_grep "timed out after 15 s before the tests started" err &&
 	test ! -s out &&
-	grep_q "Kernel panic" hang.log &&
+	test_grep "Kernel panic" hang.log &&
 	test $((b - a)) -ge 15 && test $((b - a)) -lt 30 &&
-	! pgrep -f "qemu-system-x86_64.*$RCACHE" >/dev/null
-	exit $rc
+	test_must_fail pgrep -f "qemu-system-x86_64.*$RCACHE" >/dev/null
 '
 
-test_expect_code 3 'the guest stopping mid-run: the KTAP so far and a bail-out' '
+test_expect_success 'the guest stopping mid-run: the KTAP so far and a bail-out' '
 	mkdir stop &&
 	cp tests/01-pass stop/01-pass &&
 	cc_static stop/02-stop src/stop.c &&
 	cp tests/04-plain stop/03-after &&
-	run --timeout 60 "$BZ" stop >out 2>err
-	rc=$?
-	cat out err
-	grep_q "^ok 1 01-pass$" out &&
-	grep_q "^    ok 1 before the stop$" out &&
-	tail -n 1 out | grep -q "^Bail out! the guest stopped while the tests ran" &&
-	! grep -q "03-after" out
-	exit $rc
+	test_expect_code 3 run --timeout 60 "$BZ" stop >out 2>err &&
+	test_grep "^ok 1 01-pass$" out &&
+	test_grep "^    ok 1 before the stop$" out &&
+	tail -n 1 out >last &&
+	test_grep "^Bail out! the guest stopped while the tests ran" last &&
+	test_grep ! "03-after" out
 '
 
 test_expect_code 129 'respin-qemu-ktap: usage' '
@@ -357,16 +348,18 @@ test_expect_success 'real vm selftests (madv_populate, mremap_test) pass in the 
 		"$KSFT/vm/madv_populate.c" "$KSFT/vm/vm_util.c" &&
 	gcc -static -O2 -I"$KSFT" -o vm/mremap_test "$KSFT/vm/mremap_test.c" &&
 	a=$(date +%s) &&
-	run --timeout 240 --append "sysctl.vm.overcommit_memory=1" \
-		"$BZ" vm >vm.ktap 2>vm.err ||
-		{ cat vm.err vm.ktap; exit 1; }
+	{
+		run --timeout 240 --append "sysctl.vm.overcommit_memory=1" \
+			"$BZ" vm >vm.ktap 2>vm.err ||
+		{ cat vm.err vm.ktap; false; }
+	} &&
 	echo "boot + madv_populate + mremap_test: $(( $(date +%s) - a )) s" &&
 	cat vm.ktap &&
-	grep_q "^ok 1 madv_populate$" vm.ktap &&
-	grep_q "^ok 2 mremap_test$" vm.ktap &&
-	grep_q "^    ok 16 range is populated$" vm.ktap &&
-	grep_q "^    ok 14 mremap expand merge$" vm.ktap &&
-	! grep -q "^    not ok" vm.ktap
+	test_grep "^ok 1 madv_populate$" vm.ktap &&
+	test_grep "^ok 2 mremap_test$" vm.ktap &&
+	test_grep "^    ok 16 range is populated$" vm.ktap &&
+	test_grep "^    ok 14 mremap expand merge$" vm.ktap &&
+	test_grep ! "^    not ok" vm.ktap
 '
 
 test_expect_success 'the cached kernel tree is still clean' '

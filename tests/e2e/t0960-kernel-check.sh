@@ -117,11 +117,15 @@ EOC
 setup_rc=$?
 
 test_expect_success 'the real tree, a tinyconfig for QEMU, a 3-patch series' '
-	cat "$TRASH/setup.log"; test "$setup_rc" = 0 && test "$(pwd)" = "$REPO"
+	cat "$TRASH/setup.log" && test "$setup_rc" = 0 && test "$(pwd)" = "$REPO"
 '
 
-test_expect_code 1 'check builds, lints, boots and benches every patch' '
-	respin check kc >out 2>err; rc=$?; cat out; tail -n 30 err; exit $rc
+test_expect_success 'check builds, lints, boots and benches every patch' '
+	{
+		test_expect_code 1 respin check kc >out 2>err ||
+		{ tail -n 30 err; false; }
+	} &&
+	test_grep "^[0-9]* run, [0-9]* reused, 1 failed$" out
 '
 
 test_expect_success 'the new warning is attributed to exactly patch 2' '
@@ -152,7 +156,7 @@ test_expect_success 'KTAP subtests ran in each patched kernel' '
 			exit 2 unless \$c->{status} eq q(PASS) && \$c->{summary} =~ m{^3/3};
 		}
 	" <r &&
-	respin results kc --check vm --patch 2 >d && grep_q "madvise_dontneed_zeroes" d
+	respin results kc --check vm --patch 2 >d && test_grep "madvise_dontneed_zeroes" d
 '
 
 test_expect_success 'a benchmark per patch against the base' '
@@ -165,16 +169,16 @@ test_expect_success 'a benchmark per patch against the base' '
 '
 
 test_expect_success 'a second check runs nothing' '
-	respin check kc >out 2>err; cat out;
-	grep_q "^0 run, [0-9]* reused, 1 failed$" out
+	test_expect_code 1 respin check kc >out 2>err &&
+	test_grep "^0 run, [0-9]* reused, 1 failed$" out
 '
 
 test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
 	sed -i "s/^int respin_extra(void) { return 1; }   $/int respin_extra(void)\n{\n\treturn 1;\n}/" mm/compaction.c &&
 	git commit -q --amend -a --no-edit &&
 	respin track kc --tip HEAD >/dev/null &&
-	respin check kc >out 2>err; cat out; tail -n 5 err;
-	grep_q "^4 run, [0-9]* reused, 0 failed$" out
+	{ respin check kc >out 2>err || { tail -n 5 err; false; }; } &&
+	test_grep "^4 run, [0-9]* reused, 0 failed$" out
 '
 
 test_done

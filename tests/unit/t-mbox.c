@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The mbox and maildir reader: the real mboxes of ../shared/data/mail,
- * the 14,688-message year of linuxppc-dev (unpacked once into the
+ * The mbox and maildir reader: the real mboxes of tests/data/mail, the
+ * 14,688-message year of linuxppc-dev when it is there (optional, from
+ * $RESPIN_SHARED or shared/ beside the checkout, unpacked once into the
  * cache), and bad input made here in a temporary directory.
  */
 #include "patches/mail.h"
@@ -9,6 +10,7 @@
 #include "patches/patchmail.h"
 #include "patches/subject.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/testdata.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
@@ -33,47 +35,6 @@ static int exists(const char *path)
 	return !stat(path, &st);
 }
 
-/* ../shared/data, found from $RESPIN_SHARED, the cwd or the binary. */
-static const char *data_dir(const char *argv0)
-{
-	static char found[4096];
-	const char *env = getenv("RESPIN_SHARED");
-	char probe[4200], bin[4096];
-	const char *bases[8];
-	int i, n = 0;
-
-	if (env) {
-		snprintf(found, sizeof(found), "%s/data", env);
-		if (exists(found))
-			return found;
-		snprintf(found, sizeof(found), "%s", env);
-		return found;
-	}
-	snprintf(bin, sizeof(bin), "%s", argv0);
-	bases[n++] = "../shared/data";
-	bases[n++] = "../../shared/data";
-	bases[n++] = "../../../shared/data";
-	bases[n++] = "../../../../shared/data";
-	for (i = 0; i < n; i++) {
-		snprintf(probe, sizeof(probe), "%s/mail/lru_gen-batch/v1.mbox", bases[i]);
-		if (exists(probe)) {
-			snprintf(found, sizeof(found), "%s", bases[i]);
-			return found;
-		}
-		/* relative to the binary: BUILD/tests/unit/t-x */
-		snprintf(probe, sizeof(probe), "%s/../../../%s/mail/lru_gen-batch/v1.mbox",
-			 dirname(bin), bases[i]);
-		snprintf(bin, sizeof(bin), "%s", argv0);
-		if (exists(probe)) {
-			snprintf(found, sizeof(found), "%s/../../../%s",
-				 dirname(bin), bases[i]);
-			return found;
-		}
-		snprintf(bin, sizeof(bin), "%s", argv0);
-	}
-	return "../shared/data";
-}
-
 /* Runs argv with stdout into out_path; no shell. */
 static int run_to_file(char *const argv[], const char *out_path)
 {
@@ -94,11 +55,13 @@ static int run_to_file(char *const argv[], const char *out_path)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+static int year_missing;
+
 /*
  * The year mbox, unpacked once into the cache through a temporary
  * file and a rename, so a half-unpacked file is never used.
  */
-static const char *year_mbox(const char *data)
+static const char *year_mbox(const char *shared)
 {
 	static char path[4096];
 	char dir[4000], tmp[4200], xz[4200];
@@ -113,9 +76,11 @@ static const char *year_mbox(const char *data)
 	snprintf(path, sizeof(path), "%s/linuxppc-dev-2023.mbox", dir);
 	if (exists(path))
 		return path;
-	snprintf(xz, sizeof(xz), "%s/mail/linuxppc-dev-2023.mbox.xz", data);
-	if (!exists(xz))
+	snprintf(xz, sizeof(xz), "%s/mail/linuxppc-dev-2023.mbox.xz", shared);
+	if (!exists(xz)) {
+		year_missing = 1;
 		return NULL;
+	}
 	snprintf(tmp, sizeof(tmp), "mkdir -p %s", dir);
 	{
 		char *mk[] = { "mkdir", "-p", dir, NULL };
@@ -223,9 +188,9 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void test_year(const char *data)
+static void test_year(const char *shared)
 {
-	const char *path = year_mbox(data);
+	const char *path = year_mbox(shared);
 	size_t headers_bad = 0, no_id = 0, parse_bad = 0, warned = 0;
 	size_t patches = 0, split_bad = 0, with_diff = 0, truncated = 0;
 	size_t git_rejects = 0;
@@ -234,6 +199,12 @@ static void test_year(const char *data)
 	double t0, t_scan;
 	int r;
 
+	if (!path && year_missing) {
+		skip("the year of mail is not here: no %s/mail/linuxppc-dev-2023.mbox.xz "
+		     "(optional; set RESPIN_SHARED to the directory that has data/mail/)",
+		     shared);
+		return;
+	}
 	if (!ok(path != NULL, "the year mbox is unpacked in the cache")) {
 		diag("xz -dc of mail/linuxppc-dev-2023.mbox.xz failed");
 		return;
@@ -534,22 +505,23 @@ static void cleanup(void)
 
 int main(int argc, char **argv)
 {
-	const char *data = data_dir(argv[0]);
-	char probe[4200];
+	const char *data = test_data_dir();
 
 	(void)argc;
+	(void)argv;
 	if (!mkdtemp(tmpdir)) {
 		ok(0, "mkdtemp: %s", strerror(errno));
 		return done_testing();
 	}
 	test_escapes();
 	test_files();
-	snprintf(probe, sizeof(probe), "%s/mail/lru_gen-batch/v1.mbox", data);
-	if (ok(exists(probe), "the real mail is in %s", data)) {
+	if (ok(data != NULL, "the real mail of tests/data is found (%s)",
+	       data ? data : "set RESPIN_TEST_DATA to the checkout's tests/data"))
 		test_real(data);
-		if (!getenv("RESPIN_SKIP_YEAR"))
-			test_year(data);
-	}
+	if (getenv("RESPIN_SKIP_YEAR"))
+		skip("the year of mail: RESPIN_SKIP_YEAR is set");
+	else
+		test_year(test_shared_dir());
 	cleanup();
 	return done_testing();
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Splitting patch mails (message, trailers, notes, diff, signature)
- * and trailers in replies: on every real mbox in ../shared/data/mail
+ * and trailers in replies: on every real mbox in tests/data/mail
  * (subjects, cover letters, replies, diffs checked with git apply),
  * and on small made-up bodies.
  */
@@ -10,6 +10,7 @@
 #include "patches/patchmail.h"
 #include "patches/subject.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/testdata.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
@@ -24,36 +25,6 @@
 extern char **environ;
 
 static char tmpdir[] = "/tmp/t-patchmail.XXXXXX";
-
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
-}
-
-static const char *data_dir(void)
-{
-	static char found[4096];
-	static const char *const bases[] = {
-		"../shared/data", "../../shared/data", "../../../shared/data",
-		"../../../../shared/data", NULL,
-	};
-	const char *env = getenv("RESPIN_SHARED");
-	char probe[4200];
-	int i;
-
-	if (env) {
-		snprintf(found, sizeof(found), "%s/data", env);
-		return exists(found) ? found : env;
-	}
-	for (i = 0; bases[i]; i++) {
-		snprintf(probe, sizeof(probe), "%s/mail/lru_gen-batch/v1.mbox", bases[i]);
-		if (exists(probe))
-			return bases[i];
-	}
-	return "../shared/data";
-}
 
 /* `git apply --numstat FILE`: 0 when git reads the patch; no shell. */
 static int git_apply_parses(const char *text, size_t len, struct strbuf *out)
@@ -403,8 +374,7 @@ static void test_reply_trailers(void)
 
 int main(void)
 {
-	const char *data = data_dir();
-	char probe[4200];
+	const char *data = test_data_dir();
 	size_t i;
 
 	if (!mkdtemp(tmpdir)) {
@@ -413,8 +383,8 @@ int main(void)
 	}
 	test_made_up();
 	test_reply_trailers();
-	snprintf(probe, sizeof(probe), "%s/mail/lru_gen-batch/v1.mbox", data);
-	if (ok(exists(probe), "the real mail is in %s", data))
+	if (ok(data != NULL, "the real mail of tests/data is found (%s)",
+	       data ? data : "set RESPIN_TEST_DATA to the checkout's tests/data"))
 		for (i = 0; i < sizeof(expects) / sizeof(expects[0]); i++)
 			test_real_file(data, &expects[i]);
 	{

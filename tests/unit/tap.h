@@ -6,6 +6,7 @@
  * A tiny TAP producer for the C unit tests: each file is one program
  * whose output prove reads.  ok(cond, fmt, ...) prints one test line;
  * is_int / is_str print the expected and actual values on failure;
+ * skip(fmt, ...) counts a test that cannot run here and says why;
  * done_testing() prints the plan and returns the exit code.
  */
 #include <stdarg.h>
@@ -65,6 +66,21 @@ int is_str(const char *got, const char *want, const char *fmt, ...)
 		printf("#   got: '%s'\n#  want: '%s'\n", got ? got : "(null)",
 		       want ? want : "(null)");
 	return r;
+}
+
+/* skip(fmt, ...): one test that cannot run here, saying why. */
+static inline __attribute__((format(printf, 1, 2)))
+void skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_count++;
+	printf("ok %d # skip ", tap_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
 }
 
 static inline void diag(const char *msg)
