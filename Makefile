@@ -124,4 +124,4 @@ help:
 .PHONY: all deps units check demo bench install clean help
 .SUFFIXES:
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)
