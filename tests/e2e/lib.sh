@@ -174,6 +174,9 @@ function aborts(i,    s) {
 	if (i > 1 && L[i - 1] ~ /\|\|$/ &&
 	    (s ~ /^\{.*[ \t;](return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/ ||
 	     s ~ /^(return|exit)([ \t]+[0-9]+)?[ \t;]*$/)) return 1
+	# "CMD || {" then "echo ...; return 1; }" on the next line
+	if (i > 1 && L[i - 1] ~ /\|\|[ \t]*\{$/ &&
+	    s ~ /(^|[ \t;])(return|exit)([ \t]+[0-9]+)?[ \t;]*\}$/) return 1
 	return 0
 }
 # how many blocks a line opens (less those it closes): ( { do if case

@@ -155,8 +155,16 @@ test_expect_success 'a loop must say "|| return 1"; with it, an early failure co
 	test_expect_success "one-line loop with exit" "
 		for i in 1 2; do test \$i -gt 0 || exit 1; done
 	"
+	test_expect_success "a block after || on its own lines, first round fails" "
+		for i in 1 2; do
+			test \$i = 2 || {
+				echo round \$i; return 1; }
+		done
+	"
 	EOS
 	test "$(cat loops.rc)" = 1 &&
+	test_grep "^not ok 4 - a block after || on its own lines, first round fails$" loops.out &&
+	! grep -q "BUG.*first round fails" loops.err &&
 	test_grep "^not ok 1 - loop without return$" loops.out &&
 	test_grep "a loop whose last command has no \"|| return 1\"" loops.err &&
 	test_grep "^not ok 2 - loop with return, first round fails$" loops.out &&

@@ -129,8 +129,8 @@ test_expect_success "$ROUNDS pairs of 'respin track NEW' at once: nothing is los
 				tip=work && { [ $k = 1 ] || tip=work~1; } &&
 				respin track new$r --tip $tip >o$k || return 1
 			else
-				test $rc = 0 || return 1
-			fi
+				test $rc = 0
+			fi || return 1
 		done &&
 		respin list >list && grep_q "^new$r " list &&
 		got=$(versions new$r) &&
