@@ -124,7 +124,8 @@ test_expect_success 'a bad page in the cache (an older respin) is asked for agai
 	respin thread "lore:$COVER" >out 2>err &&
 	cat out err &&
 	grep_q "^\"mm: two changes\"" out &&
-	head -n 1 "$HOME/.cache/respin/lore/$key.mbox" | grep_q "^From " -
+	head -n 1 "$HOME/.cache/respin/lore/$key.mbox" >first &&
+	test_grep "^From " first
 '
 
 test_expect_code 128 'a redirect to another host:port is refused' '
