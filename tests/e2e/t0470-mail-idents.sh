@@ -58,7 +58,7 @@ test_expect_success 'escapes, tabs, CR and <> in a name are dropped or blanked' 
 		sed -n "s/.*\"commit\": *\"\([0-9a-f]*\)\".*/\1/p" | head -n 1) &&
 	git cat-file commit "$c" | grep "^author " >author &&
 	cat author &&
-	grep_q "^author A \[31m B C x <ctl@example.org> " author
+	test_grep "^author A \[31m B C x <ctl@example.org> " author
 '
 
 test_expect_code 128 'an escape in the address: refused' '
@@ -69,7 +69,7 @@ test_expect_code 128 'an escape in the address: refused' '
 
 test_expect_success 'the refusal names the message; nothing recorded' '
 	cat out err &&
-	grep_q "^fatal: patch 1/1 <addr@example.org>: the author.s address" err &&
+	test_grep "^fatal: patch 1/1 <addr@example.org>: the author.s address" err &&
 	refs_snapshot "$TRASH/refs1" &&
 	check_same "$TRASH/refs0" "$TRASH/refs1" &&
 	git fsck --strict --no-dangling >fsck 2>&1 &&

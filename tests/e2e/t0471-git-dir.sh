@@ -16,13 +16,13 @@ REPO=$TRASH/repo/.git
 test_expect_success 'GIT_DIR=... respin list, outside any repository' '
 	(cd outside && GIT_DIR=$REPO respin list >../out 2>../err) &&
 	cat out err &&
-	grep_q "^s1 " out
+	test_grep "^s1 " out
 '
 
 test_expect_success 'GIT_DIR wins over the repository around the directory' '
 	(cd other && GIT_DIR=$REPO respin list >../out 2>../err) &&
 	cat out err &&
-	grep_q "^s1 " out &&
+	test_grep "^s1 " out &&
 	(cd other && respin list >../out2) &&
 	test ! -s out2
 '
@@ -30,7 +30,7 @@ test_expect_success 'GIT_DIR wins over the repository around the directory' '
 test_expect_success 'git --git-dir=... respin list' '
 	(cd other && git --git-dir="$REPO" respin list >../out 2>../err) &&
 	cat out err &&
-	grep_q "^s1 " out
+	test_grep "^s1 " out
 '
 
 test_expect_success 'GIT_DIR with GIT_WORK_TREE: respin track records HEAD there' '
@@ -48,7 +48,7 @@ test_expect_code 128 'GIT_DIR naming no repository: refused' '
 
 test_expect_success 'the message names GIT_DIR' '
 	cat out err &&
-	grep_q "^fatal: not a git repository: GIT_DIR=$TRASH/outside" err
+	test_grep "^fatal: not a git repository: GIT_DIR=$TRASH/outside" err
 '
 
 test_done

@@ -82,7 +82,7 @@ test_expect_success 'the real inbox answers through respin (the control case)' '
 	git config respin.lore-url "$LORE_URL" &&
 	respin thread "lore:$COVER" >out 2>err &&
 	cat out err &&
-	grep_q "^\"mm: two changes\" by A U Thor" out
+	test_grep "^\"mm: two changes\" by A U Thor" out
 '
 
 test_expect_code 128 'a 200 HTML page: refused' '
@@ -93,8 +93,8 @@ test_expect_code 128 'a 200 HTML page: refused' '
 test_expect_success 'the refusal names the URL and what came' '
 	cat err &&
 	test ! -s out &&
-	grep_q "^fatal: the answer from $H/html/test-list/$COVER/t.mbox.gz is an HTML page (a bot check or a login page?): not used, not cached\$" err &&
-	grep_q "^hint: open the URL in a browser" err
+	test_grep "^fatal: the answer from $H/html/test-list/$COVER/t.mbox.gz is an HTML page (a bot check or a login page?): not used, not cached\$" err &&
+	test_grep "^hint: open the URL in a browser" err
 '
 
 test_expect_code 128 'asked again, the page is refused again: it was not cached' '
@@ -112,7 +112,7 @@ test_expect_code 128 'a 200 answer that is not mail: refused' '
 
 test_expect_success 'the refusal says it is no mbox' '
 	cat err &&
-	grep_q "is not an mbox (it does not start with a \"From \" line): not used, not cached" err
+	test_grep "is not an mbox (it does not start with a \"From \" line): not used, not cached" err
 '
 
 test_expect_success 'a bad page in the cache (an older respin) is asked for again' '
@@ -123,7 +123,7 @@ test_expect_success 'a bad page in the cache (an older respin) is asked for agai
 	git config respin.lore-url "$LORE_URL" &&
 	respin thread "lore:$COVER" >out 2>err &&
 	cat out err &&
-	grep_q "^\"mm: two changes\"" out &&
+	test_grep "^\"mm: two changes\"" out &&
 	head -n 1 "$HOME/.cache/respin/lore/$key.mbox" >first &&
 	test_grep "^From " first
 '
@@ -135,8 +135,8 @@ test_expect_code 128 'a redirect to another host:port is refused' '
 
 test_expect_success 'the refusal names both URLs and the setting' '
 	cat err &&
-	grep_q "^fatal: cannot fetch $H/redirect/$COVER/t.mbox.gz: it redirects to $LORE_URL/$COVER/t.mbox.gz, another host: not followed\$" err &&
-	grep_q "^hint: .*git config --add respin.lore.allowRedirectHost HOST" err
+	test_grep "^fatal: cannot fetch $H/redirect/$COVER/t.mbox.gz: it redirects to $LORE_URL/$COVER/t.mbox.gz, another host: not followed\$" err &&
+	test_grep "^hint: .*git config --add respin.lore.allowRedirectHost HOST" err
 '
 
 test_expect_success 'respin.lore.allowRedirectHost lets it through to the real inbox' '
@@ -145,11 +145,11 @@ test_expect_success 'respin.lore.allowRedirectHost lets it through to the real i
 	git config --add respin.lore.allowRedirectHost "127.0.0.1:$LORE_PORT" &&
 	respin thread "lore:$COVER" --refresh >out 2>err &&
 	cat out err &&
-	grep_q "^\"mm: two changes\"" out &&
+	test_grep "^\"mm: two changes\"" out &&
 	git config --unset-all respin.lore.allowRedirectHost &&
 	git config respin.lore.allowRedirectHost "*" &&
 	respin thread "lore:$COVER" --refresh >out 2>err &&
-	grep_q "^\"mm: two changes\"" out &&
+	test_grep "^\"mm: two changes\"" out &&
 	git config --unset-all respin.lore.allowRedirectHost
 '
 
@@ -160,7 +160,7 @@ test_expect_code 128 'a redirect within the host is followed (to its HTML page)'
 
 test_expect_success 'it was followed: the page it led to is named' '
 	cat err &&
-	grep_q "^fatal: the answer from $H/self/test-list/$COVER/t.mbox.gz is an HTML page" err &&
+	test_grep "^fatal: the answer from $H/self/test-list/$COVER/t.mbox.gz is an HTML page" err &&
 	grep -q "GET /html/test-list/$COVER/t.mbox.gz" "$HLOG"
 '
 
@@ -176,8 +176,8 @@ test_expect_success 'after respin.lore.timeout, not minutes, saying so' '
 	echo "took $((end - $(cat start))) s" &&
 	cat err &&
 	test $((end - $(cat start))) -le 4 &&
-	grep_q "^fatal: cannot fetch $H/silent/test-list/$COVER/t.mbox.gz: gave up after 2.0 s (respin.lore.timeout; 1 try)\$" err &&
-	grep_q "^hint: .*git config respin.lore.timeout SECONDS" err
+	test_grep "^fatal: cannot fetch $H/silent/test-list/$COVER/t.mbox.gz: gave up after 2.0 s (respin.lore.timeout; 1 try)\$" err &&
+	test_grep "^hint: .*git config respin.lore.timeout SECONDS" err
 '
 
 test_expect_code 128 'a respin.lore.timeout that is no number: refused' '
@@ -187,7 +187,7 @@ test_expect_code 128 'a respin.lore.timeout that is no number: refused' '
 
 test_expect_success 'the message names the key and the value' '
 	cat err &&
-	grep_q "^fatal: bad respin.lore.timeout .soon. in git config" err &&
+	test_grep "^fatal: bad respin.lore.timeout .soon. in git config" err &&
 	git config --unset respin.lore.timeout
 '
 
@@ -201,7 +201,7 @@ done
 
 test_expect_success 'no request was made; the message names the segment' '
 	test ! -s "$HLOG" &&
-	grep_q "^error: Message-ID .\.\.. has a .\.\.. path segment" err
+	test_grep "^error: Message-ID .\.\.. has a .\.\.. path segment" err
 '
 
 # peak_kib FILE: the "Maximum resident set size" that time -v wrote.
@@ -227,7 +227,7 @@ test_expect_success 'at respin.maxMailSize, with RSS near the cap' '
 	cat err &&
 	peak=$(peak_kib time.txt) &&
 	echo "peak RSS: $peak KiB, respin alone: $BASE_KIB KiB" &&
-	grep_q "^fatal: the inflated answer from $H/bomb/512/test-list/$COVER/t.mbox.gz is larger than respin.maxMailSize (8 MiB): not read\$" err &&
+	test_grep "^fatal: the inflated answer from $H/bomb/512/test-list/$COVER/t.mbox.gz is larger than respin.maxMailSize (8 MiB): not read\$" err &&
 	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024))
 '
 
@@ -240,7 +240,7 @@ test_expect_success 'as it arrives, with RSS near the cap' '
 	cat err &&
 	peak=$(peak_kib time.txt) &&
 	echo "peak RSS: $peak KiB, respin alone: $BASE_KIB KiB" &&
-	grep_q "^fatal: the answer from $H/big/64/test-list/$COVER/t.mbox.gz is larger than respin.maxMailSize (8 MiB): not read\$" err &&
+	test_grep "^fatal: the answer from $H/big/64/test-list/$COVER/t.mbox.gz is larger than respin.maxMailSize (8 MiB): not read\$" err &&
 	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024))
 '
 

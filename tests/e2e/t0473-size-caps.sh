@@ -45,7 +45,7 @@ test_expect_success 'under the cap an mbox reads as before' '
 	git config respin.maxMailSize 2k &&
 	respin thread one.mbox >out 2>err &&
 	cat out err &&
-	grep_q "mm: change 1" out
+	test_grep "mm: change 1" out
 '
 
 test_expect_code 128 'an mbox above the cap: refused' '
@@ -56,8 +56,8 @@ test_expect_code 128 'an mbox above the cap: refused' '
 test_expect_success 'the refusal names the file, its size, the cap and the key' '
 	cat out err &&
 	test ! -s out &&
-	grep_q "^fatal: four.mbox is larger than respin.maxMailSize (1 KiB, it has 1.6 KiB): not read\$" err &&
-	grep_q "^hint: .*git config respin.maxMailSize 1m" err
+	test_grep "^fatal: four.mbox is larger than respin.maxMailSize (1 KiB, it has 1.6 KiB): not read\$" err &&
+	test_grep "^hint: .*git config respin.maxMailSize 1m" err
 '
 
 test_expect_success 'k, m and g suffixes are read as git reads them' '
@@ -66,7 +66,7 @@ test_expect_success 'k, m and g suffixes are read as git reads them' '
 	git config respin.maxMailSize 4096 && respin thread four.mbox >out &&
 	git config respin.maxMailSize 1K &&
 	! respin thread four.mbox >out 2>err &&
-	grep_q "(1 KiB, it has" err
+	test_grep "(1 KiB, it has" err
 '
 
 test_expect_code 128 'a value that is no size: refused' '
@@ -76,7 +76,7 @@ test_expect_code 128 'a value that is no size: refused' '
 
 test_expect_success 'the message names the key and the value' '
 	cat err &&
-	grep_q "^fatal: bad respin.maxMailSize .12x. in git config" err
+	test_grep "^fatal: bad respin.maxMailSize .12x. in git config" err
 '
 
 test_expect_code 128 'a size that overflows: refused' '
@@ -85,7 +85,7 @@ test_expect_code 128 'a size that overflows: refused' '
 '
 
 test_expect_success 'named the same way' '
-	grep_q "^fatal: bad respin.maxMailSize .99999999999999999999g." err
+	test_grep "^fatal: bad respin.maxMailSize .99999999999999999999g." err
 '
 
 # What respin itself takes (more under ASan): peaks are measured against
@@ -106,20 +106,20 @@ test_expect_success 'naming it and the cap, with peak RSS near the cap' '
 	cat err &&
 	peak=$(peak_kib time.txt) &&
 	echo "peak RSS: $peak KiB, respin alone: $BASE_KIB KiB" &&
-	grep_q "^fatal: the mail on standard input is larger than respin.maxMailSize (8 MiB): not read\$" err &&
+	test_grep "^fatal: the mail on standard input is larger than respin.maxMailSize (8 MiB): not read\$" err &&
 	test "$peak" -lt $((BASE_KIB + RSS_CAPS * 8 * 1024))
 '
 
 test_expect_success 'standard input under the cap reads as before' '
 	respin thread - <four.mbox >out &&
-	grep_q "mm: change 4" out
+	test_grep "mm: change 4" out
 '
 
 test_expect_success 'a pipe given as a path is read (it was taken as empty)' '
 	git config respin.maxMailSize 8m &&
 	cat four.mbox | respin thread /dev/stdin >out 2>err &&
 	cat out err &&
-	grep_q "mm: change 4" out
+	test_grep "mm: change 4" out
 '
 
 test_expect_code 128 'a device without end given as a path: refused at the cap' '
@@ -129,7 +129,7 @@ test_expect_code 128 'a device without end given as a path: refused at the cap' 
 
 test_expect_success 'naming it' '
 	cat err &&
-	grep_q "^fatal: /dev/zero is larger than respin.maxMailSize (1 MiB): not read\$" err
+	test_grep "^fatal: /dev/zero is larger than respin.maxMailSize (1 MiB): not read\$" err
 '
 
 test_expect_code 128 'a maildir message above the cap: refused' '
@@ -142,10 +142,10 @@ test_expect_code 128 'a maildir message above the cap: refused' '
 
 test_expect_success 'naming the file; under a larger cap it reads' '
 	cat err &&
-	grep_q "^fatal: md/cur/2:2, is larger than respin.maxMailSize (8 KiB, it has [0-9.]* KiB): not read\$" err &&
+	test_grep "^fatal: md/cur/2:2, is larger than respin.maxMailSize (8 KiB, it has [0-9.]* KiB): not read\$" err &&
 	git config respin.maxMailSize 64k &&
 	respin thread md >out &&
-	grep_q "mm: change 6" out
+	test_grep "mm: change 6" out
 '
 
 test_done

@@ -73,14 +73,14 @@ test_expect_success 'thread on a terminal: escapes shown, not sent' '
 	on_tty respin thread v1.mbox &&
 	cat tty.out &&
 	no_raw tty.out &&
-	grep_q "mm: \\\\e\[2J\\\\e\]0;pwned\\\\e\\\\ fix \\\\u202etxt.exe" tty.out &&
-	grep_q "by Evil\\\\n\\\\e\[31mAuthor <evil@example.org>" tty.out
+	test_grep "mm: \\\\e\[2J\\\\e\]0;pwned\\\\e\\\\ fix \\\\u202etxt.exe" tty.out &&
+	test_grep "by Evil\\\\n\\\\e\[31mAuthor <evil@example.org>" tty.out
 '
 
 test_expect_success 'thread into a pipe: escaped the same way' '
 	respin thread v1.mbox | cat >out &&
 	no_raw out &&
-	grep_q "mm: \\\\e\[2J" out
+	test_grep "mm: \\\\e\[2J" out
 '
 
 test_expect_success 'thread --json: valid JSON with the exact subject' '
@@ -108,7 +108,7 @@ test_expect_success 'import, then show and status on a terminal' '
 	respin import evil v1.mbox --base mm-unstable >out 2>err &&
 	cat out err &&
 	on_tty respin show evil && cat tty.out && no_raw tty.out &&
-	grep_q "mm: \\\\e\[2J" tty.out &&
+	test_grep "mm: \\\\e\[2J" tty.out &&
 	on_tty respin status evil && cat tty.out && no_raw tty.out &&
 	on_tty respin list && cat tty.out && no_raw tty.out
 '
@@ -117,7 +117,7 @@ test_expect_success 'diff of two mails on a terminal: subjects and patch lines' 
 	on_tty respin diff v1.mbox v2.mbox &&
 	cat tty.out &&
 	no_raw tty.out &&
-	grep_q "one\\\\e\[5m2" tty.out
+	test_grep "one\\\\e\[5m2" tty.out
 '
 
 test_expect_success 'messages on stderr are escaped too' '
@@ -125,7 +125,7 @@ test_expect_success 'messages on stderr are escaped too' '
 	! on_tty respin import x two.mbox --base mm-unstable &&
 	cat tty.out &&
 	no_raw tty.out &&
-	grep_q "hint: .*xx: \\\\e\[2J" tty.out
+	test_grep "hint: .*xx: \\\\e\[2J" tty.out
 '
 
 test_expect_success 'cover: escaped on a terminal, the exact letter into a pipe' '

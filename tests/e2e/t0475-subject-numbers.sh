@@ -40,7 +40,7 @@ test_expect_success 'v9999 2/2 is the largest version respin reads' '
 	{ mk_patch "v9999 1/2" 1 a1@example.org && mk_patch "v9999 2/2" 2 a2@example.org a1@example.org; } >big.mbox &&
 	respin thread big.mbox >out 2>err &&
 	cat out err &&
-	grep_q "^  v9999 " out &&
+	test_grep "^  v9999 " out &&
 	test ! -s err
 '
 
@@ -48,8 +48,8 @@ test_expect_success 'v4294967297: not v1, and a note names the message' '
 	{ mk_patch "v4294967297 1/2" 1 w1@example.org && mk_patch "v4294967297 2/2" 2 w2@example.org w1@example.org; } >wrap.mbox &&
 	respin thread wrap.mbox >out 2>err &&
 	cat out err &&
-	grep_q "^note: message 1 <w1@example.org>: a version above v9999 or a counter above 999/999 in \"\[PATCH v4294967297 1/2\] mm: change 1\" is not read as a tag\$" err &&
-	grep_q "^note: message 2 <w2@example.org>" err
+	test_grep "^note: message 1 <w1@example.org>: a version above v9999 or a counter above 999/999 in \"\[PATCH v4294967297 1/2\] mm: change 1\" is not read as a tag\$" err &&
+	test_grep "^note: message 2 <w2@example.org>" err
 '
 
 test_expect_code 128 'import refuses it' '
@@ -59,7 +59,7 @@ test_expect_code 128 'import refuses it' '
 
 test_expect_success 'naming the message; nothing recorded' '
 	cat out err &&
-	grep_q "^fatal: message <w1@example.org> (\"\[PATCH v4294967297 1/2\] mm: change 1\"): a version above v9999" err &&
+	test_grep "^fatal: message <w1@example.org> (\"\[PATCH v4294967297 1/2\] mm: change 1\"): a version above v9999" err &&
 	refs_snapshot "$TRASH/refs1" &&
 	check_same "$TRASH/refs0" "$TRASH/refs1"
 '
@@ -67,7 +67,7 @@ test_expect_success 'naming the message; nothing recorded' '
 test_expect_success 'a counter above 999 is noted by thread' '
 	mk_patch "v2 1/4294967298" 1 c1@example.org >count.mbox &&
 	respin thread count.mbox >out 2>err &&
-	grep_q "^note: message 1 <c1@example.org>" err
+	test_grep "^note: message 1 <c1@example.org>" err
 '
 
 test_expect_code 128 'an index above its total is refused by import' '
@@ -77,7 +77,7 @@ test_expect_code 128 'an index above its total is refused by import' '
 
 test_expect_success 'naming the message' '
 	cat err &&
-	grep_q "^fatal: message <c3@example.org> (\"\[PATCH v2 3/2\] mm: change 1\")" err
+	test_grep "^fatal: message <c3@example.org> (\"\[PATCH v2 3/2\] mm: change 1\")" err
 '
 
 test_done

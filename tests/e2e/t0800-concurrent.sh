@@ -36,10 +36,10 @@ ran() {
 
 test_expect_success 'serial: each check passes, the table to compare with' '
 	tree_check serial &&
-	respin check a >out && grep_q "^3 run, 0 reused, 0 failed$" out &&
+	respin check a >out && test_grep "^3 run, 0 reused, 0 failed$" out &&
 	respin results a >want-a && cat want-a &&
 	test "$(grep -c " ok " want-a)" = 3 &&
-	respin check b >out && grep_q "^2 run, 0 reused, 0 failed$" out &&
+	respin check b >out && test_grep "^2 run, 0 reused, 0 failed$" out &&
 	respin results b >want-b
 '
 
@@ -69,14 +69,14 @@ test_expect_success "$ROUNDS staggered pairs without --wait: one stops naming th
 		sleep 0.1 &&
 		{ respin check a >o2 2>e2 & } && p2=$! &&
 		rc1=0 && rc2=0 && { wait $p1 || rc1=$?; } && { wait $p2 || rc2=$?; } &&
-		test $rc1 = 0 && grep_q "^3 run, 0 reused, 0 failed$" o1 &&
+		test $rc1 = 0 && test_grep "^3 run, 0 reused, 0 failed$" o1 &&
 		if [ $rc2 = 128 ]; then
 			stopped=$((stopped + 1)) &&
-			grep_q "^fatal: series .a. is being checked by another respin (pid $p1, .respin check a@v1., since [0-9:]*): its worktree and build directory are in use$" e2 &&
-			grep_q "^hint: wait for it to finish, or give --wait to wait for it; .kill $p1. stops it$" e2 &&
+			test_grep "^fatal: series .a. is being checked by another respin (pid $p1, .respin check a@v1., since [0-9:]*): its worktree and build directory are in use$" e2 &&
+			test_grep "^hint: wait for it to finish, or give --wait to wait for it; .kill $p1. stops it$" e2 &&
 			test ! -s o2
 		else
-			test $rc2 = 0 && grep_q "^0 run, 3 reused, 0 failed$" o2
+			test $rc2 = 0 && test_grep "^0 run, 3 reused, 0 failed$" o2
 		fi &&
 		respin results a >got && check_same want-a got || {
 			echo "round $r: $rc1 $rc2"; cat o1 e1 o2 e2; return 1; }
@@ -92,8 +92,8 @@ test_expect_success 'different series are checked at once' '
 		{ respin check a >o1 2>e1 & } && p1=$! &&
 		{ respin check b >o2 2>e2 & } && p2=$! &&
 		wait $p1 && wait $p2 &&
-		grep_q "^3 run, 0 reused, 0 failed$" o1 &&
-		grep_q "^2 run, 0 reused, 0 failed$" o2 &&
+		test_grep "^3 run, 0 reused, 0 failed$" o1 &&
+		test_grep "^2 run, 0 reused, 0 failed$" o2 &&
 		respin results a >got && check_same want-a got &&
 		respin results b >got && check_same want-b got || {
 			echo "round $r:"; cat o1 e1 o2 e2; return 1; }
@@ -101,7 +101,7 @@ test_expect_success 'different series are checked at once' '
 '
 
 test_expect_success 'the lock is released: nothing is left holding it' '
-	tree_check after && respin check a >out && grep_q "^3 run, 0 reused" out &&
+	tree_check after && respin check a >out && test_grep "^3 run, 0 reused" out &&
 	test ! -s .git/respin/worktrees/a.lock
 '
 
@@ -124,15 +124,15 @@ test_expect_success "$ROUNDS pairs of 'respin track NEW' at once: nothing is los
 			eval rc=\$rc$k &&
 			if [ $rc = 128 ]; then
 				raced=$((raced + 1)) &&
-				grep_q "^fatal: series .new$r. was created by someone else while respin worked; nothing was recorded$" e$k &&
-				grep_q "^hint: .respin show new$r. shows it; run the command again to add to it$" e$k &&
+				test_grep "^fatal: series .new$r. was created by someone else while respin worked; nothing was recorded$" e$k &&
+				test_grep "^hint: .respin show new$r. shows it; run the command again to add to it$" e$k &&
 				tip=work && { [ $k = 1 ] || tip=work~1; } &&
 				respin track new$r --tip $tip >o$k || return 1
 			else
 				test $rc = 0
 			fi || return 1
 		done &&
-		respin list >list && grep_q "^new$r " list &&
+		respin list >list && test_grep "^new$r " list &&
 		got=$(versions new$r) &&
 		{ [ "$got" = "3 2 " ] || [ "$got" = "2 3 " ]; } || {
 			echo "round $r: $rc1 $rc2 versions: $got"; cat o1 e1 o2 e2; return 1; }

@@ -50,7 +50,7 @@ interrupt() {
 	cat out err && echo "exit $rc" &&
 	test $rc = $2 &&
 	gone $sp &&
-	grep_q "^respin: interrupted by SIG$1: the running command's process group was ended; nothing was recorded for it$" err &&
+	test_grep "^respin: interrupted by SIG$1: the running command's process group was ended; nothing was recorded for it$" err &&
 	test ! -s out &&
 	respin results a >res && cat res && ! grep " ok " res
 }
@@ -81,7 +81,7 @@ test_expect_success 'respin ends by the signal itself (what a parent sees)' '
 test_expect_success 'after an interruption the lock is free and the rerun runs the check' '
 	rm -f "$TRASH/hang" &&
 	respin check a >out 2>err && cat out err &&
-	grep_q "^3 run, 0 reused, 0 failed$" out &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
 	respin results a >res && test "$(grep -c " ok " res)" = 3
 '
 
@@ -95,11 +95,11 @@ test_expect_success 'a killed respin: its leftovers keep the series locked, and 
 	group=$(ps -o pgid= -p $sp | tr -d " ") &&
 	rc=0 && { respin check a >out 2>err || rc=$?; } && cat err &&
 	test $rc = 128 &&
-	grep_q "^fatal: series .a.: programs started by an earlier respin (pid $p, gone now, since [0-9:]*) still run in its worktree or build directory (slow at 1/3)$" err &&
-	grep_q "^hint: wait for them to end, or end them with .kill -- -$group.; --wait waits for them$" err &&
+	test_grep "^fatal: series .a.: programs started by an earlier respin (pid $p, gone now, since [0-9:]*) still run in its worktree or build directory (slow at 1/3)$" err &&
+	test_grep "^hint: wait for them to end, or end them with .kill -- -$group.; --wait waits for them$" err &&
 	kill -- -$group && gone $sp &&
 	rm -f "$TRASH/hang" &&
-	respin check a >out && grep_q "^3 run, 0 reused, 0 failed$" out
+	respin check a >out && test_grep "^3 run, 0 reused, 0 failed$" out
 '
 
 test_expect_success '--wait waits for the holder, then runs' '
@@ -112,8 +112,8 @@ test_expect_success '--wait waits for the holder, then runs' '
 	sleep 0.5 && kill -0 $p2 &&
 	kill $sp && { wait $p || true; } && rc=0 && { wait $p2 || rc=$?; } && cat err2 out2 &&
 	test $rc = 0 &&
-	grep_q "^respin: series .a. is being checked by another respin (pid $p, .respin check a@v1., since [0-9:]*): its worktree and build directory are in use; waiting...$" err2 &&
-	grep_q "^0 run, 3 reused, 0 failed$" out2
+	test_grep "^respin: series .a. is being checked by another respin (pid $p, .respin check a@v1., since [0-9:]*): its worktree and build directory are in use; waiting...$" err2 &&
+	test_grep "^0 run, 3 reused, 0 failed$" out2
 '
 
 test_expect_success 'a build cut short by a signal: the next one starts over, warnings and all' '
@@ -126,10 +126,10 @@ test_expect_success 'a build cut short by a signal: the next one starts over, wa
 	gone $sp && test -f .git/respin/build/a/vmlinux &&
 	rm -f "$TRASH/hang" &&
 	respin check a --only build --patch 2 >out 2>err && cat out err &&
-	grep_q "^1 run, 0 reused, 0 failed$" out &&
-	respin results a --check build --patch 2 >log && grep_q "^respin: the last build here was cut short; building from scratch (the .config stays)$" log &&
+	test_grep "^1 run, 0 reused, 0 failed$" out &&
+	respin results a --check build --patch 2 >log && test_grep "^respin: the last build here was cut short; building from scratch (the .config stays)$" log &&
 	respin results a --json >res &&
-	grep_q "mm/compaction.c: warning: unused variable .unused_marker." res
+	test_grep "mm/compaction.c: warning: unused variable .unused_marker." res
 '
 
 test_expect_success 'a command that exits 0 but leaves a child holding its output passes' '
@@ -139,7 +139,7 @@ test_expect_success 'a command that exits 0 but leaves a child holding its outpu
 	start=$(date +%s) &&
 	respin check a --only slow --patch 1 >out 2>err && cat out err &&
 	test $(( $(date +%s) - start )) -lt 10 &&
-	grep_q "^1 run, 0 reused, 0 failed$" out &&
+	test_grep "^1 run, 0 reused, 0 failed$" out &&
 	respin results a --json >res && perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>);
 		exit(\$d->{patches}[1]{results}{slow}{status} eq q(PASS) ? 0 : 1)" <res &&
@@ -151,7 +151,7 @@ test_expect_success 'a command that exits 1 leaving such a child fails (not TIME
 		"sleep 60 & echo \$! >\"$TRASH/child.pid\"; exit 1" &&
 	rc=0 && { respin check a --only slow --patch 1 >out 2>err || rc=$?; } && cat out err &&
 	test $rc = 1 &&
-	respin results a --json >res && grep_q "\"status\": \"FAIL\"" res &&
+	respin results a --json >res && test_grep "\"status\": \"FAIL\"" res &&
 	! grep -q TIMEOUT res &&
 	gone $(cat "$TRASH/child.pid")
 '
@@ -161,7 +161,7 @@ test_expect_success 'a command still running at its timeout is TIMEOUT, its grou
 		"sleep 60 & echo \$! >\"$TRASH/child.pid\"; sleep 60" &&
 	git config respin.check.slow.timeout 1 &&
 	rc=0 && { respin check a --only slow --patch 1 >out 2>err || rc=$?; } && cat out err &&
-	test $rc = 1 && grep_q "^1 run, 0 reused, 1 failed$" out &&
+	test $rc = 1 && test_grep "^1 run, 0 reused, 1 failed$" out &&
 	gone $(cat "$TRASH/child.pid")
 '
 

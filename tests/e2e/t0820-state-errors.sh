@@ -18,14 +18,14 @@ git config respin.check.count.kind command
 git config respin.check.count.command "echo run >>\"$TRASH/ran\"; echo ok"
 
 test_expect_success 'setup: three results stored' '
-	respin check a >out && grep_q "^3 run, 0 reused, 0 failed$" out &&
+	respin check a >out && test_grep "^3 run, 0 reused, 0 failed$" out &&
 	test "$(wc -l <"$TRASH/ran")" = 3 &&
 	test "$("$SQL" $DB "PRAGMA integrity_check")" = ok
 '
 
 test_expect_success 'db-sql reports a missing table, exit 128' '
 	rc=0 && { "$SQL" $DB "SELECT * FROM nosuch" 2>err || rc=$?; } && cat err &&
-	test $rc = 128 && grep_q "no such table: nosuch" err
+	test $rc = 128 && test_grep "no such table: nosuch" err
 '
 
 # The index that finds a result by (definition, key) is damaged: a
@@ -40,8 +40,8 @@ test_expect_success 'a damaged results index stops the check before anything run
 		dd of=$DB bs=1 seek=$(( (page - 1) * size )) conv=notrunc 2>/dev/null &&
 	rc=0 && { respin check a >out 2>err || rc=$?; } && cat out err &&
 	test $rc = 128 &&
-	grep_q "^fatal: the results database .*/results.db is damaged (step: database disk image is malformed)$" err &&
-	grep_q "^hint: respin never starts over on its own: move the file away (results will be recomputed) or restore it from a backup$" err &&
+	test_grep "^fatal: the results database .*/results.db is damaged (step: database disk image is malformed)$" err &&
+	test_grep "^hint: respin never starts over on its own: move the file away (results will be recomputed) or restore it from a backup$" err &&
 	test "$(wc -l <"$TRASH/ran")" = 3 && test ! -s out
 '
 
@@ -50,18 +50,18 @@ test_expect_success 'with -j 2 (lint jobs in parallel) too' '
 	git config respin.check.lint2.command "cat >/dev/null; echo run >>\"$TRASH/ran\"" &&
 	rc=0 && { respin check a -j 2 >out 2>err || rc=$?; } && cat out err &&
 	git config --remove-section respin.check.lint2 &&
-	test $rc = 128 && grep_q "is damaged" err &&
+	test $rc = 128 && test_grep "is damaged" err &&
 	test "$(wc -l <"$TRASH/ran")" = 3
 '
 
 test_expect_success 'respin results says so too (exit 128)' '
 	rc=0 && { respin results a >out 2>err || rc=$?; } && cat err &&
-	test $rc = 128 && grep_q "is damaged" err
+	test $rc = 128 && test_grep "is damaged" err
 '
 
 test_expect_success 'with the database restored, everything is reused' '
 	rm -f $DB* && cp "$TRASH"/results.db* .git/respin/ &&
-	respin check a >out && grep_q "^0 run, 3 reused, 0 failed$" out &&
+	respin check a >out && test_grep "^0 run, 3 reused, 0 failed$" out &&
 	test "$(wc -l <"$TRASH/ran")" = 3
 '
 
@@ -80,7 +80,7 @@ test_expect_success 'a damaged samples index stops a bench before it runs again'
 		dd of=$DB bs=1 seek=$(( (page - 1) * size )) conv=notrunc 2>/dev/null &&
 	git config respin.check.speed.runs 3 &&
 	rc=0 && { respin check a --only speed >out 2>err || rc=$?; } && cat out err &&
-	test $rc = 128 && grep_q "^fatal: the results database .* is damaged" err &&
+	test $rc = 128 && test_grep "^fatal: the results database .* is damaged" err &&
 	test "$(wc -l <"$TRASH/benched")" = 8 &&
 	rm -f $DB* && cp "$TRASH"/results.db* .git/respin/ &&
 	git config --remove-section respin.check.speed
@@ -91,8 +91,8 @@ test_expect_code 128 'a stale ref lock is named, with what to do' '
 	: >"$lock" && tick &&
 	echo "int x;" >>mm/vmscan.c && git commit -qam x &&
 	rc=0 && { respin track a 2>err || rc=$?; } && rm -f "$lock" && cat err &&
-	grep_q "^fatal: cannot update refs/respin/series/a (series .a.): it is locked: $lock exists$" err &&
-	grep_q "^hint: another git or respin is writing it now, or one was killed while it did; if none is running, remove $lock and try again$" err &&
+	test_grep "^fatal: cannot update refs/respin/series/a (series .a.): it is locked: $lock exists$" err &&
+	test_grep "^hint: another git or respin is writing it now, or one was killed while it did; if none is running, remove $lock and try again$" err &&
 	exit $rc
 '
 
@@ -101,15 +101,15 @@ test_expect_code 128 "a lock on the worktree's index is named, with what to do" 
 	lock=$(cd .git/respin/worktrees/a && git rev-parse --absolute-git-dir)/index.lock &&
 	: >"$lock" &&
 	rc=0 && { respin check a 2>err || rc=$?; } && rm -f "$lock" && cat err &&
-	grep_q "^fatal: cannot check out [0-9a-f]* in .*/.git/respin/worktrees/a: it is locked: $lock exists$" err &&
-	grep_q "^hint: another git or respin is writing it now, or one was killed while it did; if none is running, remove $lock and try again$" err &&
+	test_grep "^fatal: cannot check out [0-9a-f]* in .*/.git/respin/worktrees/a: it is locked: $lock exists$" err &&
+	test_grep "^hint: another git or respin is writing it now, or one was killed while it did; if none is running, remove $lock and try again$" err &&
 	exit $rc
 '
 
 test_expect_success 'a worktree with your changes is not overwritten' '
 	(cd .git/respin/worktrees/a && echo mine >>mm/compaction.c) &&
 	rc=0 && { respin check a 2>err || rc=$?; } && cat err && test $rc = 128 &&
-	grep_q "has changes (mm/compaction.c); respin will not overwrite them" err &&
+	test_grep "has changes (mm/compaction.c); respin will not overwrite them" err &&
 	(cd .git/respin/worktrees/a && git checkout -q -- mm/compaction.c)
 '
 
@@ -119,7 +119,7 @@ test_expect_success 'a checkout a killed respin left half done is finished' '
 	: >"$lock" && : >"$gd/HEAD.lock" && : >$wt.checkout &&
 	echo half >>$wt/mm/compaction.c && echo stray >$wt/mm/stray.c &&
 	respin check a >out 2>err && cat out err &&
-	grep_q "^1 run, 3 reused, 0 failed$" out &&
+	test_grep "^1 run, 3 reused, 0 failed$" out &&
 	test ! -e $wt.checkout && test ! -e "$lock" && test ! -e "$gd/HEAD.lock" &&
 	test ! -e $wt/mm/stray.c &&
 	test -z "$(git -C $wt status --porcelain)" &&
