@@ -13,6 +13,7 @@
 #include "tools/lib/strbuf.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void mail_fuzz_headers(const char *msg, size_t len,
 			      const struct mail_where *where)

@@ -14,6 +14,7 @@
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
