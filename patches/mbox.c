@@ -354,6 +354,7 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 		error("%s is not a regular file", path);
 		goto fail;
 	}
+	mb->buf = "";	/* an empty file: no NULL + 0 in the scan */
 	if (st.st_size > 0) {
 		mb->map_size = st.st_size;
 		mb->map = mmap(NULL, mb->map_size, PROT_READ,
