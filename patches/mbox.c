@@ -440,13 +440,14 @@ static int maildir_next(struct mbox *mb, struct mbox_msg *msg)
 
 int mbox_next(struct mbox *mb, struct mbox_msg *msg)
 {
-	const char *buf = mb->buf, *end = mb->buf + mb->size;
+	const char *buf = mb->buf, *end;
 	const char *start, *next, *eol;
 	size_t len;
 	int escaped = 0;
 
 	if (mb->maildir)
 		return maildir_next(mb, msg);
+	end = buf + mb->size;	/* a maildir has no buf */
 	if (mb->pos >= mb->size)
 		return 0;
 
