@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs each fuzz target for FUZZ_TIME seconds on a copy of its seed
-# corpus (tests/fuzz/corpus/NAME/) in the build directory, then prints
+# corpus (tests/fuzz/corpus/NAME/) in the build directory, after its
+# stored crashes (tests/fuzz/regress/NAME/) ran clean; then prints
 # the executions per target.  Fails if any target crashed, leaked or
 # hung; its reproducer stays in FUZZ_BUILD/run/NAME/ and its path is
 # printed.  Usage: run.sh FUZZ_BUILD FUZZ_TIME NAME...
@@ -21,6 +22,15 @@ for t in "$@"; do
 	mkdir -p "$dir/corpus"
 	if [ -d "tests/fuzz/corpus/$t" ]; then
 		cp tests/fuzz/corpus/"$t"/* "$dir/corpus/" 2>/dev/null
+	fi
+	# the stored crashes first: clang's UBSan sees some that gcc's does not
+	if ls tests/fuzz/regress/"$t"/* >/dev/null 2>&1; then
+		if ! "$build/fuzz-$t" tests/fuzz/regress/"$t"/* >"$dir/regress.log" 2>&1; then
+			failed="$failed $t"
+			echo "fuzz-$t fails on a stored input of tests/fuzz/regress/$t:" >&2
+			tail -n 40 "$dir/regress.log" >&2
+			continue
+		fi
 	fi
 	echo "  FUZZ    $t (${time}s)"
 	"$build/fuzz-$t" -max_total_time="$time" -print_final_stats=1 \
