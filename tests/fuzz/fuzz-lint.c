@@ -28,6 +28,7 @@ FUZZ_TARGET(lint)
 	strbuf_reset(&sb);
 	json_init(&j, &sb, 0);
 	lint_to_json(&lr, &j);
+	fuzz_json_check(sb.buf, sb.len);
 	lint_report_release(&lr);
 	strbuf_release(&sb);
 	return 0;

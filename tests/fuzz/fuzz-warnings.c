@@ -64,6 +64,7 @@ FUZZ_TARGET(warnings)
 	json_object_begin(&j);
 	warning_set_json(&j, "warnings", &out);
 	json_object_end(&j);
+	fuzz_json_check(sb.buf, sb.len);
 	warning_set_release(&prev);
 	warning_set_release(&now);
 	warning_set_release(&units);

@@ -22,6 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <git2.h>
+#include <stdlib.h>
+
+#include "tools/lib/jsonparse.h"
 
 /* libgit2 set up once and kept (its globals stay reachable: no leak) */
 static inline void fuzz_git_init(void)
@@ -32,6 +35,19 @@ static inline void fuzz_git_init(void)
 		git_libgit2_init();
 		done = 1;
 	}
+}
+
+/*
+ * The JSON a writer made must read back (what results store is read
+ * again): abort() when tools/lib/jsonparse.c refuses it.
+ */
+static inline void fuzz_json_check(const char *buf, size_t len)
+{
+	struct json_value v;
+
+	if (json_parse(buf, len, &v) < 0)
+		abort();
+	json_value_release(&v);
 }
 
 #ifdef FUZZ_LIBFUZZER
