@@ -111,6 +111,45 @@ install: all
 clean:
 	rm -rf $(BUILD) build-san
 
+# Fuzzing (tests/fuzz/README.md): the library and every tests/fuzz/fuzz-*.c
+# built by clang with libFuzzer, ASan and UBSan in $(FUZZ_BUILD); make fuzz
+# runs each target FUZZ_TIME seconds on a copy of its seed corpus.
+FUZZ_CC ?= clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 600
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -I. $(PKG_CFLAGS) $(CURL_CFLAGS) -MMD -MP
+FUZZ_NAMES = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BIN = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz-%)
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+
+$(FUZZ_BUILD)/%.o: %.c
+	$(Q)mkdir -p $(dir $@)
+	$(quiet) "  FUZZCC  $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/librespin.a: $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@
+	$(quiet) "  AR      $@"
+	$(Q)ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/librespin.a
+	$(quiet) "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_LIBFUZZER -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/librespin.a $(LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_NAMES)
+
+fuzz-clean:
+	rm -rf $(FUZZ_BUILD)
+
+clean: fuzz-clean
+
+.PHONY: fuzz fuzz-build fuzz-clean
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
+
 help:
 	@echo "make            build $(BUILD)/respin and $(BUILD)/git-respin"
 	@echo "make deps       install the Debian packages respin needs (as root)"
@@ -119,6 +158,7 @@ help:
 	@echo "make bench      benchmarks against git, b4 and friends"
 	@echo "make install    install into $(PREFIX) (PREFIX=, DESTDIR=)"
 	@echo "make SAN=1 BUILD=build-san check   the same under ASan+UBSan"
+	@echo "make fuzz       fuzz each parser FUZZ_TIME=600 s (fuzz-build: only build; clang)"
 	@echo "DEVELOPER=1     warnings are errors (CI);  V=1  show commands"
 
 .PHONY: all deps units check demo bench install clean help

@@ -540,6 +540,8 @@ static void directive_set(struct ktap_test *t, const struct line *l)
 {
 	const char *d = l->directive;
 
+	/* the result line's directive replaces one its plan gave */
+	free(t->directive_text);
 	t->directive_text = dup_or_null(d, l->directive_len);
 	t->directive = KTAP_DIRECTIVE_NONE;
 	t->status = l->ok ? KTAP_PASS : KTAP_FAIL;

@@ -158,7 +158,11 @@ void warnings_parse(struct warning_set *ws, struct warning_set *units,
 	while (text < end) {
 		const char *nl = memchr(text, '\n', (size_t)(end - text));
 		size_t l = nl ? (size_t)(nl - text) : (size_t)(end - text);
+		const char *nul = memchr(text, '\0', l);
 
+		/* warnings are strings: a NUL byte in a log line ends it */
+		if (nul)
+			l = (size_t)(nul - text);
 		if (l && text[l - 1] == '\r')
 			l--;
 		parse_line(ws, units, text, l, build_dir, src_dir);

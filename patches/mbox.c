@@ -361,6 +361,7 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 		error_too_large(path, (size_t)st.st_size, mail_max_size());
 		goto fail;
 	}
+	mb->buf = "";	/* an empty file: no NULL + 0 in the scan */
 	if (st.st_size > 0) {
 		mb->map_size = st.st_size;
 		mb->map = mmap(NULL, mb->map_size, PROT_READ,
@@ -453,13 +454,14 @@ static int maildir_next(struct mbox *mb, struct mbox_msg *msg)
 
 int mbox_next(struct mbox *mb, struct mbox_msg *msg)
 {
-	const char *buf = mb->buf, *end = mb->buf + mb->size;
+	const char *buf = mb->buf, *end;
 	const char *start, *next, *eol;
 	size_t len;
 	int escaped = 0;
 
 	if (mb->maildir)
 		return maildir_next(mb, msg);
+	end = buf + mb->size;	/* a maildir has no buf */
 	if (mb->pos >= mb->size)
 		return 0;
 

@@ -4,6 +4,7 @@
 #include "tools/lib/strbuf.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -214,25 +215,50 @@ size_t patchmail_find_diff(const char *body, size_t len)
 	return len;
 }
 
+/* A line count or start of a hunk header: digits only, no sign or blanks. */
+static int hunk_number(const char *p, const char *e, const char **q, long *out)
+{
+	long n = 0;
+
+	if (p >= e || !isdigit((unsigned char)*p))
+		return 0;
+	for (; p < e && isdigit((unsigned char)*p); p++) {
+		if (n > (LONG_MAX - 9) / 10)
+			return 0;
+		n = n * 10 + (*p - '0');
+	}
+	*q = p;
+	*out = n;
+	return 1;
+}
+
+/*
+ * "@@ -a[,b] +c[,d] @@": 1 with *old = b and *new = d (1 when left
+ * out), 0 when the line is no hunk header; the outputs are set only
+ * for a valid header.
+ */
 static int hunk_header(const char *p, const char *e, long *old, long *new)
 {
-	char *q;
+	const char *q;
+	long start, o = 1, n = 1;
 
-	/* "@@ -a[,b] +c[,d] @@" */
 	if (e - p < 8 || memcmp(p, "@@ -", 4))
 		return 0;
-	p += 4;
-	strtol(p, &q, 10);
-	*old = 1;
-	if (*q == ',')
-		*old = strtol(q + 1, &q, 10);
-	if (*q != ' ' || q[1] != '+')
+	if (!hunk_number(p + 4, e, &q, &start))
 		return 0;
-	strtol(q + 2, &q, 10);
-	*new = 1;
-	if (*q == ',')
-		*new = strtol(q + 1, &q, 10);
-	return *q == ' ' && *old >= 0 && *new >= 0;
+	if (q < e && *q == ',' && !hunk_number(q + 1, e, &q, &o))
+		return 0;
+	if (e - q < 2 || q[0] != ' ' || q[1] != '+')
+		return 0;
+	if (!hunk_number(q + 2, e, &q, &start))
+		return 0;
+	if (q < e && *q == ',' && !hunk_number(q + 1, e, &q, &n))
+		return 0;
+	if (e - q < 3 || memcmp(q, " @@", 3))
+		return 0;
+	*old = o;
+	*new = n;
+	return 1;
 }
 
 static int header_line(const char *p, const char *end)
@@ -256,12 +282,12 @@ static void diff_error(const char *what, const char *fmt, size_t line,
 		       const char *p, const char *end)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *e = line_end(p, end);
+	const char *e = p ? line_end(p, end) : end;
 	size_t i;
 
 	strbuf_addf(&sb, "%s: ", what ? what : "a patch mail");
 	strbuf_addf(&sb, fmt, line);
-	if (p < end) {
+	if (p && p < end) {
 		strbuf_addstr(&sb, " at \"");
 		for (i = 0; p + i < e && i < 60; i++)
 			strbuf_addch(&sb, isprint((unsigned char)p[i]) ? p[i] : '?');
@@ -279,7 +305,7 @@ static void diff_error(const char *what, const char *fmt, size_t line,
 static const char *diff_walk(struct patchmail *pm, const char *p,
 			     const char *end, const char *what)
 {
-	const char *last = p, *hunk = NULL;
+	const char *start = p, *last = p, *hunk = NULL, *nul;
 	long old = 0, new = 0;
 	size_t lineno = 0, hunk_line = 0;
 	unsigned git_files = 0, plain_files = 0;
@@ -321,6 +347,11 @@ static const char *diff_walk(struct patchmail *pm, const char *p,
 			last = line_next(p, end);
 			continue;
 		}
+		if (starts(p, end, "@@ ")) {
+			diff_error(what, "line %zu of the diff is not a valid hunk header (\"@@ -a,b +c,d @@\")",
+				   lineno, p, end);
+			return NULL;
+		}
 		if (starts(p, end, "diff --git "))
 			git_files++;
 		else if (starts(p, end, "+++ "))
@@ -345,6 +376,15 @@ static const char *diff_walk(struct patchmail *pm, const char *p,
 	if (old > 0 || new > 0 || old < 0 || new < 0) {
 		diff_error(what, "the diff is cut short: the hunk at line %zu of the diff has fewer lines than its @@ header says",
 			   hunk_line, hunk, end);
+		return NULL;
+	}
+	/* libgit2's diff parser reads past the end of a line holding a NUL */
+	nul = memchr(start, '\0', last - start);
+	if (nul) {
+		for (p = start, lineno = 1; line_next(p, end) <= nul; lineno++)
+			p = line_next(p, end);
+		diff_error(what, "line %zu of the diff has a NUL byte", lineno,
+			   p, end);
 		return NULL;
 	}
 	return last;

@@ -477,11 +477,20 @@ int rangediff_compute(const struct rangediff_patch *a, size_t na,
 	row2col = xmalloc((n + 1) * sizeof(int));
 	r = lsa_solve((int)n, cost, col2row, row2col, LSA_GIT_COMPAT);
 	if (!r) {
-		for (i = 0; i < na; i++)
-			if (col2row[i] >= 0 && (size_t)col2row[i] < nb) {
-				a2b[i] = col2row[i];
-				b2a[col2row[i]] = (int)i;
+		/*
+		 * Identical diffs stay paired: the solver, erring as git's
+		 * does, may give one of them another partner, and taking that
+		 * too would pair a patch twice.
+		 */
+		for (i = 0; i < na; i++) {
+			int k = col2row[i];
+
+			if (a2b[i] < 0 && k >= 0 && (size_t)k < nb &&
+			    b2a[k] < 0) {
+				a2b[i] = k;
+				b2a[k] = (int)i;
 			}
+		}
 		order_pairs(rd, a2b, b2a);
 	}
 	free(cost);
