@@ -627,6 +627,38 @@ checkpatch_path() {
 	echo "$RESPIN_TEST_CACHE/checkpatch/checkpatch.pl"
 }
 
+# patch_mail N MSGID [PARENT]: a small patch mail (mboxrd) that adds
+# mm/fN.c with the line "one"; a reply to PARENT (a Message-ID) when
+# given.  $PM_FROM is its From: (default A U Thor), $PM_SUBJECT its
+# subject (default "[PATCH] mm: change N").
+patch_mail() {
+	cat <<EOM
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: ${PM_FROM:-A U Thor <author@example.org>}
+Subject: ${PM_SUBJECT:-[PATCH] mm: change $1}
+Date: Tue, 14 Nov 2023 22:13:2${1:-0} +0000
+Message-Id: <$2>
+${3:+In-Reply-To: <$3>
+References: <$3>
+}
+Change $1.
+
+Signed-off-by: A U Thor <author@example.org>
+---
+ mm/f$1.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/mm/f$1.c b/mm/f$1.c
+new file mode 100644
+index 0000000..5626abf
+--- /dev/null
++++ b/mm/f$1.c
+@@ -0,0 +1 @@
++one
+
+EOM
+}
+
 make_fixture() {
 	sh "$SRC_DIR/tools/make-fixture.sh" "$1" >/dev/null
 }

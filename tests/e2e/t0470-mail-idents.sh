@@ -6,29 +6,7 @@
 
 # mk_patch FROM-LINE MSGID: a one-patch mail that adds mm/f.c.
 mk_patch() {
-	cat <<EOM
-From mboxrd@z Thu Jan  1 00:00:00 1970
-From: $1
-Subject: [PATCH] mm: add f.c
-Date: Tue, 14 Nov 2023 22:13:21 +0000
-Message-Id: <$2>
-
-A change.
-
-Signed-off-by: A U Thor <author@example.org>
----
- mm/f.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/f.c b/mm/f.c
-new file mode 100644
-index 0000000..5626abf
---- /dev/null
-+++ b/mm/f.c
-@@ -0,0 +1 @@
-+one
-
-EOM
+	PM_FROM=$1 patch_mail "" "$2"
 }
 
 git init -q repo && cd repo && git commit -q --allow-empty -m init &&

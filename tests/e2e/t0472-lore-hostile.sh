@@ -19,31 +19,8 @@ trap 'hostile_stop; lore_stop; lore_fake_stop; cd /; [ -n "${KEEP_TRASH:-}" ] ||
 
 # mk_mail IDX: one message of a two-patch thread.
 mk_mail() {
-	cat <<EOM
-From mboxrd@z Thu Jan  1 00:00:00 1970
-From: A U Thor <author@example.org>
-Subject: [PATCH v2 $1/2] mm: change $1
-Date: Tue, 14 Nov 2023 22:13:2$1 +0000
-Message-Id: <p$1.hostile@example.org>
-In-Reply-To: <p0.hostile@example.org>
-References: <p0.hostile@example.org>
-
-Change $1.
-
-Signed-off-by: A U Thor <author@example.org>
----
- mm/f$1.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/f$1.c b/mm/f$1.c
-new file mode 100644
-index 0000000..5626abf
---- /dev/null
-+++ b/mm/f$1.c
-@@ -0,0 +1 @@
-+one
-
-EOM
+	PM_SUBJECT="[PATCH v2 $1/2] mm: change $1" \
+		patch_mail "$1" "p$1.hostile@example.org" p0.hostile@example.org
 }
 {
 	cat <<EOM

@@ -7,29 +7,7 @@
 
 # mk_patch N: a one-patch mail (about 600 bytes).
 mk_patch() {
-	cat <<EOM
-From mboxrd@z Thu Jan  1 00:00:00 1970
-From: A U Thor <author@example.org>
-Subject: [PATCH] mm: change $1
-Date: Tue, 14 Nov 2023 22:13:21 +0000
-Message-Id: <p$1@example.org>
-
-A change.
-
-Signed-off-by: A U Thor <author@example.org>
----
- mm/f.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/f.c b/mm/f.c
-new file mode 100644
-index 0000000..5626abf
---- /dev/null
-+++ b/mm/f.c
-@@ -0,0 +1 @@
-+one
-
-EOM
+	patch_mail "$1" "p$1@example.org"
 }
 
 # peak_kib FILE: the "Maximum resident set size" that time -v wrote.

@@ -8,29 +8,7 @@
 # mk_patch TAG IDX MSGID [PARENT]: one patch mail with [PATCH TAG], a
 # reply to PARENT when given.
 mk_patch() {
-	cat <<EOM
-From mboxrd@z Thu Jan  1 00:00:00 1970
-From: A U Thor <author@example.org>
-Subject: [PATCH $1] mm: change $2
-Date: Tue, 14 Nov 2023 22:13:2$2 +0000
-Message-Id: <$3>
-${4:+In-Reply-To: <$4>
-References: <$4>}
-
-Change $2.
----
- mm/f$2.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/f$2.c b/mm/f$2.c
-new file mode 100644
-index 0000000..5626abf
---- /dev/null
-+++ b/mm/f$2.c
-@@ -0,0 +1 @@
-+one
-
-EOM
+	PM_SUBJECT="[PATCH $1] mm: change $2" patch_mail "$2" "$3" "${4:-}"
 }
 
 git init -q repo && cd repo && git commit -q --allow-empty -m init &&
