@@ -3,33 +3,10 @@
 # nothing recorded half.
 . "$(dirname "$0")/lib.sh"
 
-# mk_patch IDX TOTAL MSGID [BODY-ENCODING]: a small patch mail.
+# mk_patch IDX TOTAL MSGID: a small patch mail, a reply to the cover.
 mk_patch() {
-	cat <<EOM
-From mboxrd@z Thu Jan  1 00:00:00 1970
-From: A U Thor <author@example.org>
-Subject: [PATCH v2 $1/$2] mm: change $1
-Date: Tue, 14 Nov 2023 22:13:2$1 +0000
-Message-Id: <$3>
-In-Reply-To: <cover@example.org>
-References: <cover@example.org>
-
-Change number $1.
-
-Signed-off-by: A U Thor <author@example.org>
----
- mm/f$1.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/f$1.c b/mm/f$1.c
-new file mode 100644
-index 0000000..5626abf
---- /dev/null
-+++ b/mm/f$1.c
-@@ -0,0 +1 @@
-+one
-
-EOM
+	PM_SUBJECT="[PATCH v2 $1/$2] mm: change $1" \
+		patch_mail "$1" "$3" cover@example.org
 }
 
 mk_cover() {
