@@ -72,6 +72,10 @@ int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
 		return error("v%d of \"%s\" is missing patch %ld/%d", v->number,
 			     v->title, i + 1, v->total);
 	m = &ms->msgs[slot->msg];
+	if (!p->pm.diff.p && p->unreadable)
+		return error("patch %ld/%d <%s> (\"%s\") cannot be read: %s",
+			     i + 1, v->total, m->msgid, m->tags.title,
+			     p->unreadable);
 	if (!p->pm.diff.p)
 		return error("patch %ld/%d <%s> (\"%s\") has no diff", i + 1,
 			     v->total, m->msgid, m->tags.title);

@@ -57,6 +57,7 @@ static void patch_release(struct ms_patch *p)
 	patchmail_release(&d->pm);
 	free(d->replies);
 	trailer_list_release(&d->reply_trailers);
+	free(d->unreadable);
 	free(d);
 	p->d = NULL;
 }
@@ -1059,6 +1060,7 @@ int mailset_load(struct mailset *ms, long vi)
 			/* keep going: the listing notes it, import refuses */
 			strbuf_addf(&ms->notes, "unreadable: %s\n",
 				    error_last());
+			p->d->unreadable = xstrdup(error_last());
 			error_clear();
 			p->d->pm.diff.p = NULL;
 			p->d->has_patch_id = 0;

@@ -58,6 +58,7 @@ struct ms_detail {
 	long *replies;
 	size_t nr_replies, alloc_replies;
 	struct trailer_list reply_trailers;	/* given in replies */
+	char *unreadable;	/* why its diff could not be read, or NULL */
 };
 
 /*

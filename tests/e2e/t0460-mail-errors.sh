@@ -114,4 +114,31 @@ test_expect_success 'a Message-ID that is not there' '
 	test_grep "no message <nosuch@example.org> in mbox ok.mbox" err
 '
 
+test_expect_success 'a malformed hunk header: thread, import and diff name it, no crash' '
+	mk_patch 1 1 hh@example.org | sed "s/^@@ -0,0 +1 @@\$/@@ -x +1 @@/" >hunk.mbox &&
+	test_grep "^@@ -x +1 @@\$" hunk.mbox &&
+	respin thread hunk.mbox >out 2>err &&
+	test_grep "<hh@example.org>" out &&
+	test_grep "^note: unreadable: message <hh@example.org> (#1 in hunk.mbox): line 6 of the diff is not a valid hunk header" err &&
+	test_expect_code 128 respin import h hunk.mbox --base mm-unstable 2>err &&
+	test_grep "^fatal: patch 1/1 <hh@example.org> (.*) cannot be read: .*not a valid hunk header .* at \"@@ -x +1 @@\"; nothing recorded\$" err &&
+	nothing_recorded &&
+	test_expect_code 128 respin diff hunk.mbox ok.mbox 2>err &&
+	test_grep "<hh@example.org>.* cannot be read: .*not a valid hunk header" err
+'
+
+test_expect_success 'a NUL byte in a hunk line, raw or in base64: named, no crash' '
+	mk_patch 1 1 nul@example.org | sed "s/^+one\$/+o\x00ne/" >nul.mbox &&
+	test_grep -a "^+o.ne\$" nul.mbox &&
+	{ mk_patch 1 1 nul64@example.org | sed -n "1,/^\$/p" | sed "s/^Message-Id.*/&\nMIME-Version: 1.0\nContent-Type: text\/plain; charset=utf-8\nContent-Transfer-Encoding: base64/" &&
+	  mk_patch 1 1 nul64@example.org | sed "1,/^\$/d" | sed "s/^+one\$/+o\x00ne/" | base64; } >nul64.mbox &&
+	for m in nul nul64; do
+		test_expect_code 128 respin import n $m.mbox --base mm-unstable 2>err &&
+		test_grep "^fatal: patch 1/1 <$m@example.org> (.*) cannot be read: .*line 7 of the diff has a NUL byte" err &&
+		nothing_recorded &&
+		test_expect_code 128 respin diff $m.mbox ok.mbox 2>err &&
+		test_grep "<$m@example.org>.* cannot be read: .*NUL byte" err || return 1
+	done
+'
+
 test_done
