@@ -405,7 +405,8 @@ int mail_header_scan(struct mail_header *h, const char *msg, size_t len,
 			if (!h->date_valid && name_is(&hdr, "date", 4)) {
 				strbuf_reset(&v);
 				unfold(&v, hdr.val, hdr.vend);
-				h->date_valid = !mail_date_parse(v.buf, &h->date);
+				h->date_valid = !mail_date_parse_tz(v.buf, &h->date,
+							    &h->date_tz);
 			}
 			break;
 		case 'c':
@@ -484,7 +485,7 @@ static void skip_blanks(const char **pp)
 }
 
 /* "[Day,] DD Mon YYYY HH:MM[:SS] +ZZZZ|GMT|UT|UTC|Z" */
-static int date_fast(const char *p, long long *out)
+static int date_fast(const char *p, long long *out, int *tz)
 {
 	static const char months[] = "janfebmaraprmayjunjulaugsepoctnovdec";
 	int day, mon, year, hh, mm, ss = 0, zone = 0, zh, zm, i;
@@ -551,23 +552,35 @@ static int date_fast(const char *p, long long *out)
 		return -1;
 	*out = days_from_civil(year, mon + 1, day) * 86400LL +
 	       hh * 3600 + mm * 60 + ss - zone;
+	*tz = zone / 60;
 	return 0;
 }
 
-int mail_date_parse(const char *s, long long *out)
+int mail_date_parse_tz(const char *s, long long *out, int *tz_minutes)
 {
 	GDateTime *dt;
+	int tz = 0;
 
-	if (!date_fast(s, out))
+	if (!tz_minutes)
+		tz_minutes = &tz;
+	*tz_minutes = 0;
+	if (!date_fast(s, out, tz_minutes))
 		return 0;
 	mail_gmime_init();
 	dt = g_mime_utils_header_decode_date(s);
 	if (!dt)
 		return -1;
 	*out = g_date_time_to_unix(dt);
+	*tz_minutes = (int)(g_date_time_get_utc_offset(dt) /
+			    G_TIME_SPAN_MINUTE);
 	g_date_time_unref(dt);
 	/* GMime answers the epoch for what it cannot read */
 	return *out ? 0 : -1;
+}
+
+int mail_date_parse(const char *s, long long *out)
+{
+	return mail_date_parse_tz(s, out, NULL);
 }
 
 /* ---- the full parse ---- */

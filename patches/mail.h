@@ -41,6 +41,7 @@ struct mail_header {
 	char *subject;		/* unfolded, decoded, UTF-8, or NULL */
 	struct mail_addr from;
 	long long date;		/* seconds since the epoch */
+	int date_tz;		/* its zone, in minutes east of UTC */
 	unsigned date_valid:1;	/* a Date header that parsed */
 	unsigned has_content_type:1;
 	unsigned has_body:1;	/* a blank line ends the headers */
@@ -72,6 +73,8 @@ int mail_header_get(const char *msg, size_t len, const char *name,
  * it is not a date.
  */
 int mail_date_parse(const char *s, long long *out);
+/* The same, also giving the date's zone in minutes east of UTC. */
+int mail_date_parse_tz(const char *s, long long *out, int *tz_minutes);
 
 /*
  * Appends a description of a message for error messages:

@@ -82,6 +82,7 @@ int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
 	mp->title = xstrdup(m->tags.title ? m->tags.title : "");
 	mp->message_id = xstrdup(m->msgid);
 	mp->date = m->date;
+	mp->date_tz = m->tz;
 	body = p->pm.message.p ? p->pm.message.p : "";
 	blen = p->pm.message.p ? p->pm.message.len : 0;
 	span_trim(&body, &blen);
@@ -126,7 +127,7 @@ void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out)
 
 	email_address_header(out, "From", mp->author_name, mp->author_email);
 	strbuf_addstr(out, "Date: ");
-	email_date(out, (git_time_t)mp->date, 0);
+	email_date(out, (git_time_t)mp->date, mp->date_tz);
 	strbuf_addch(out, '\n');
 	strbuf_addf(out, "Subject: %s\n", mp->title);
 	if (mp->message_id)
@@ -163,6 +164,7 @@ int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp)
 	mp->author_name = xstrdup(h.from.name ? h.from.name : "");
 	mp->author_email = xstrdup(h.from.addr ? h.from.addr : "");
 	mp->date = h.date_valid ? h.date : 0;
+	mp->date_tz = h.date_valid ? h.date_tz : 0;
 	body = text + (h.body_offset < len ? h.body_offset : len);
 	mail_header_release(&h);
 	off = patchmail_find_diff(body, (size_t)(end - body));
@@ -278,7 +280,7 @@ static int mail_author(const struct mail_patch *mp, size_t i, size_t nr,
 		error_hint("fix the From: line of that message (or import "
 			   "with --mail-only, which writes no commit)");
 	} else if (git_signature_new(out, *name ? name : email, email,
-				     (git_time_t)mp->date, 0) < 0) {
+				     (git_time_t)mp->date, mp->date_tz) < 0) {
 		r = error_git("patch %zu/%zu <%s>: a bad author", i + 1, nr,
 			      mp->message_id ? mp->message_id : "");
 	}

@@ -19,6 +19,7 @@ struct mail_patch {
 	char *message;		/* the full commit message (title first) */
 	char *author_name, *author_email;
 	long long date;
+	int date_tz;		/* the Date's zone, minutes east of UTC */
 	char *diff;		/* the diff text */
 	char *message_id;
 };

@@ -213,6 +213,7 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 	m->from_name = keep(ss, h.from.name);
 	m->from_addr = keep_lower(ss, h.from.addr);
 	m->date = h.date_valid ? h.date : 0;
+	m->tz = h.date_valid ? h.date_tz : 0;
 	mail_header_release(&h);
 	/* only a subject with a tag can be a patch: the rest need no parse */
 	if (strchr(m->subject, '[')) {

@@ -141,4 +141,23 @@ test_expect_success 'a patch that does not apply: which patch, which file, nothi
 	check_same "$TRASH/before" "$TRASH/after"
 '
 
+test_expect_success 'import keeps the author date with its zone; format sends the same Date' '
+	patch_mail 7 tz@example.org | sed "s/^Date: .*/Date: Thu, 1 Aug 2019 13:20:41 +1000 (AEST)/" >tz.mbox &&
+	respin import tz tz.mbox --base mm-unstable >out &&
+	tip=$(respin show tz --json | sed -n "s/^  \"tip\": \"\(.*\)\",/\1/p") &&
+	test "$(git log -1 --format="%ad" --date=raw $tip)" = "1564629641 +1000" &&
+	respin format tz --stdout >tz-out.mbox &&
+	test_grep "^Date: Thu, 1 Aug 2019 13:20:41 +1000$" tz-out.mbox
+'
+
+test_expect_success 'a mail-only version keeps the zone too, and so does applying it later' '
+	patch_mail 8 tz8@example.org | sed "s/^Date: .*/Date: Mon, 2 Jan 2023 10:00:00 -0530/" >tz8.mbox &&
+	respin import tz8 tz8.mbox --mail-only >out &&
+	git show refs/respin/series/tz8:v1/mail-0001 >stored &&
+	test_grep "^Date: Mon, 2 Jan 2023 10:00:00 -0530$" stored &&
+	respin import tz8 --base mm-unstable >out &&
+	tip=$(respin show tz8 --json | sed -n "s/^  \"tip\": \"\(.*\)\",/\1/p") &&
+	test "$(git log -1 --format="%ad" --date=raw $tip)" = "1672673400 -0530"
+'
+
 test_done

@@ -173,6 +173,7 @@ static void test_long_header(void)
 static void test_dates(void)
 {
 	long long t;
+	int tz = 1;
 
 	ok(!mail_date_parse("Thu, 28 Dec 2023 10:22:55 +0800", &t) && t == 1703730175,
 	   "RFC 5322 date");
@@ -184,6 +185,15 @@ static void test_dates(void)
 	   "a zone name (GMime): %lld", t);
 	ok(!mail_date_parse("2 Jan 23 10:00 -0000", &t) && t == 1672653600,
 	   "two-digit year, no seconds");
+	ok(!mail_date_parse_tz("Thu,  1 Aug 2019 13:20:41 +1000 (AEST)", &t,
+			       &tz) && t == 1564629641 && tz == 600,
+	   "the zone: +1000 is 600 minutes (%d)", tz);
+	ok(!mail_date_parse_tz("Mon, 2 Jan 2023 10:00:00 -0530", &t, &tz) &&
+	   tz == -330, "a negative zone with minutes (%d)", tz);
+	ok(!mail_date_parse_tz("Mon, 2 Jan 2023 10:00:00 EST", &t, &tz) &&
+	   tz == -300, "a zone name read by GMime (%d)", tz);
+	ok(!mail_date_parse_tz("28 Dec 2023 02:22:55 GMT", &t, &tz) && tz == 0,
+	   "GMT is 0");
 	ok(mail_date_parse("yesterday", &t) < 0, "not a date");
 	ok(mail_date_parse("", &t) < 0, "empty");
 }
