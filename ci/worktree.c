@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/worktree.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
@@ -40,27 +41,6 @@ void worktree_release(struct worktree *wt)
 	wt->lock.fd = -1;
 }
 
-static int mkdirs(const char *path)
-{
-	char *p = xstrdup(path), *s;
-	int r = 0;
-
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			r = error_errno("cannot make %s", p);
-		*s = '/';
-		if (r)
-			break;
-	}
-	if (!r && mkdir(p, 0777) < 0 && errno != EEXIST)
-		r = error_errno("cannot make %s", p);
-	free(p);
-	return r;
-}
-
 int worktree_lock(struct worktree *wt, const char *what, int wait,
 		  int (*stop)(void))
 {
@@ -70,7 +50,7 @@ int worktree_lock(struct worktree *wt, const char *what, int wait,
 	int r;
 
 	*slash = '\0';
-	r = mkdirs(dir);
+	r = mkdir_parents(dir);
 	free(dir);
 	if (r < 0)
 		return r;
@@ -166,7 +146,7 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 	int r;
 
 	*slash = '\0';
-	r = mkdirs(parent);
+	r = mkdir_parents(parent);
 	free(parent);
 	if (r < 0)
 		return r;
@@ -372,7 +352,7 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 		if (r < 0)
 			goto out;
 	}
-	r = mkdirs(wt->build_dir);
+	r = mkdir_parents(wt->build_dir);
 	if (r < 0)
 		goto out;
 	if (!wt->repo && git_repository_open(&wt->repo, wt->path) < 0) {

@@ -49,8 +49,8 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	struct series s;
 	struct series_version *v;
 	struct strbuf pfx = STRBUF_INIT;
-	char *lore = NULL;
-	size_t i;
+	char *lore = NULL, *trimmed = NULL;
+	size_t i, dir_len;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -83,6 +83,12 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 		strbuf_release(&mbox);
 		goto done;
 	}
+	/* "-o out/" lists out/0001-..., as git format-patch does */
+	dir_len = strlen(dir);
+	while (dir_len > 1 && dir[dir_len - 1] == '/')
+		dir_len--;
+	trimmed = xstrndup(dir, dir_len);
+	dir = trimmed;
 	r = format_write(&res, dir);
 	if (r < 0)
 		goto fail;
@@ -121,5 +127,6 @@ out:
 	series_release(&s);
 	strbuf_release(&pfx);
 	free(lore);
+	free(trimmed);
 	return r;
 }

@@ -4,6 +4,7 @@
 #include "review/cover.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
 
 #include <errno.h>
@@ -270,8 +271,8 @@ int format_write(const struct format_result *res, const char *dir)
 	struct stat st;
 	size_t i;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return error_errno("cannot make the output directory %s", dir);
+	if (mkdir_parents(dir) < 0)
+		return -1;	/* it names the directory it could not make */
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return error("%s is not a directory", dir);
 	for (i = 0; i < res->nr; i++) {

@@ -96,7 +96,7 @@ test_expect_success 'an unwritable cache costs a warning, not the answer' '
 	RESPIN_CACHE=$PWD/not-a-dir "$FETCH" "$LORE_URL" "$V1_COVER" \
 		>out 2>err &&
 	cmp v1.got out &&
-	test_grep "^warning: cannot create .*not-a-dir/lore" err
+	test_grep "^warning: cannot make the directory .*not-a-dir/lore: Not a directory$" err
 '
 
 test_expect_success 'respin thread lore:MSGID reads the thread from lore' '

@@ -110,6 +110,20 @@ test_expect_success 'an output path that is a file' '
 	test_grep "afile is not a directory" err
 '
 
+test_expect_success '-o makes the directories it lacks, as git format-patch does' '
+	respin format s -o deep/er/out >list &&
+	test_grep "^deep/er/out/0001-mm-first-change.patch$" list &&
+	ls deep/er/out >files && test $(wc -l <files) = 4 &&
+	respin format s -o deep/er/out/ >list &&
+	test_grep "^deep/er/out/0001-mm-first-change.patch$" list
+'
+
+test_expect_success 'a parent of -o that is a file: named, nothing written' '
+	test_expect_code 128 respin format s -o afile/sub/out 2>err &&
+	test_grep "^fatal: cannot make the directory afile/sub: Not a directory$" err &&
+	test_path_is_file afile && test ! -s afile
+'
+
 test_expect_code 128 'an unknown series' 'respin format nosuch -o x'
 
 test_done

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "lore.h"
 #include "error.h"
+#include "fs.h"
 #include "http.h"
 #include "limits.h"
 #include "strbuf.h"
@@ -137,26 +138,6 @@ static int build_url(struct strbuf *url, const char *base, const char *msgid,
 	return 0;
 }
 
-/* Creates dir and its parents; 0 or error_errno(). */
-static int mkdir_p(const char *dir)
-{
-	struct strbuf path = STRBUF_INIT;
-	const char *p = dir;
-	int ret = 0;
-
-	do {
-		p = strchr(p + 1, '/');
-		strbuf_reset(&path);
-		strbuf_add(&path, dir, p ? (size_t)(p - dir) : strlen(dir));
-		if (mkdir(path.buf, 0777) < 0 && errno != EEXIST) {
-			ret = error_errno("cannot create '%s'", path.buf);
-			break;
-		}
-	} while (p);
-	strbuf_release(&path);
-	return ret;
-}
-
 /* CACHE_DIR/lore/<git blob id of url>.mbox */
 static int cache_path(struct strbuf *path, const char *cache_dir,
 		      const char *url)
@@ -187,7 +168,7 @@ static int cache_write(const char *path, const struct strbuf *data)
 	int fd, ret = 0;
 
 	strbuf_add(&tmp, path, slash - path);
-	ret = mkdir_p(tmp.buf);
+	ret = mkdir_parents(tmp.buf);
 	if (ret)
 		goto out;
 	strbuf_addstr(&tmp, "/.tmp-XXXXXX");
