@@ -249,12 +249,9 @@ int checks_load(git_repository *repo, struct check_list *out)
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;
 		}
-		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern) {
-			r = error("bench '%s' needs respin.check.%s.metric "
-				  "(a line 'respin-metric: NAME VALUE') or "
-				  ".pattern", c->name, c->name);
-			goto out;
-		}
+		/* a bench "speed" reads "respin-metric: speed VALUE" */
+		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
+			c->metric = xstrdup(c->name);
 		if (!c->timeout)
 			c->timeout = c->kind == CHECK_BUILD ? 3600 : 600;
 		hash_check(c);

@@ -133,6 +133,19 @@ test_expect_success 'a decided bench is not run again' '
 	test_grep "^0 run, 4 reused, 0 failed$" out
 '
 
+test_expect_success 'a bench with no metric set reads the one named as the check' '
+	git config respin.check.speed.kind bench &&
+	git config respin.check.speed.command "echo respin-metric: speed 100" &&
+	git config respin.check.speed.runs 3..3 &&
+	respin check k --only speed --patch 1 >out 2>err &&
+	test_grep "^2 run, 0 reused, 0 failed$" out &&
+	git config respin.check.speed.command "echo respin-metric: other 100" &&
+	test_expect_code 1 respin check k --only speed --patch 1 >out 2>err &&
+	test_grep "speed at 0/3: ERROR: no metric in its output" err &&
+	test_grep "respin-metric: speed VALUE" err &&
+	git config --remove-section respin.check.speed
+'
+
 test_expect_success 'a bench whose output has no metric: ERROR naming the check' '
 	git config respin.check.nometric.kind bench &&
 	git config respin.check.nometric.command "echo hello" &&
