@@ -412,6 +412,30 @@ static void classify(struct mailset *ms)
 		else
 			m->kind = MS_OTHER;
 	}
+	/*
+	 * A message in reply to a patch with that patch's own tags (a build
+	 * bot answering "[PATCH 1/2] x" under the same subject, without
+	 * "Re:") is a reply, not the patch sent again.
+	 */
+	for (i = 0; i < ms->nr_msgs; i++) {
+		struct ms_msg *m = &ms->msgs[i];
+		const struct ms_msg *q;
+		long p;
+
+		if (m->kind != MS_PATCH || !m->irt)
+			continue;
+		p = mailset_find(ms, m->irt);
+		if (p < 0 || (size_t)p == i)
+			continue;
+		q = &ms->msgs[p];
+		if (!q->bad && q->tags.is_patch && !q->tags.is_reply &&
+		    q->tags.version == m->tags.version &&
+		    q->tags.index == m->tags.index &&
+		    q->tags.total == m->tags.total &&
+		    q->tags.title && m->tags.title &&
+		    !strcmp(q->tags.title, m->tags.title))
+			m->kind = MS_REPLY;
+	}
 }
 
 static void make_versions(struct mailset *ms)

@@ -141,4 +141,30 @@ test_expect_success 'a NUL byte in a hunk line, raw or in base64: named, no cras
 	done
 '
 
+test_expect_success 'a reply that keeps the patch subject (a build bot) stays a reply' '
+	{ PM_SUBJECT="[PATCH 1/2] mm: change 1" patch_mail 1 b1@example.org &&
+	  PM_SUBJECT="[PATCH 2/2] mm: change 2" patch_mail 2 b2@example.org b1@example.org &&
+	  cat <<-\EOM
+	From mboxrd@z Thu Jan  1 00:00:00 1970
+	From: Test Robot <robot@example.net>
+	Subject: [PATCH 1/2] mm: change 1
+	Date: Wed, 15 Nov 2023 17:01:55 +0530
+	Message-Id: <bot@example.net>
+	In-Reply-To: <b1@example.org>
+	References: <b1@example.org>
+
+	Hi,
+
+	the robot noticed the following build warnings.
+
+	EOM
+	} >bot.mbox &&
+	respin thread bot.mbox b1@example.org >out 2>err &&
+	test_grep "^  v1  2023-11-14  2/2 patches, no cover, 1 reply  <b1@example.org>$" out &&
+	test_grep "^      reply 2023-11-15 Test Robot <robot@example.net> <bot@example.net>$" out &&
+	respin import bot bot.mbox b1@example.org --base mm-unstable >out &&
+	test_grep "^bot v1: 2 patches from mail applied on mm-unstable" out &&
+	git update-ref -d refs/respin/series/bot
+'
+
 test_done
