@@ -24,21 +24,6 @@ static int add_host(const git_config_entry *e, void *data)
 	return 0;
 }
 
-static int open_config(git_repository *repo, git_config **cfg)
-{
-	git_config *live = NULL;
-	int r;
-
-	if (repo)
-		return git_repository_config_snapshot(cfg, repo);
-	r = git_config_open_default(&live);
-	if (!r) {
-		r = git_config_snapshot(cfg, live);
-		git_config_free(live);
-	}
-	return r;
-}
-
 static int get_string(git_config *cfg, const char *key, git_buf *buf)
 {
 	int r = cfg ? git_config_get_string_buf(buf, cfg, key) : -1;
@@ -55,7 +40,7 @@ int config_mail_limits(git_repository *repo)
 	size_t max = MAIL_MAX_SIZE_DEFAULT;
 	int ret = 0;
 
-	if (open_config(repo, &cfg) < 0) {
+	if (repo_config_snapshot(repo, &cfg) < 0) {
 		git_error_clear();
 		cfg = NULL;
 	}

@@ -201,25 +201,29 @@ const char *repo_date(int64_t when)
 	return buf;
 }
 
+int repo_config_snapshot(git_repository *repo, git_config **cfg)
+{
+	git_config *live = NULL;
+	int r;
+
+	if (repo)
+		return git_repository_config_snapshot(cfg, repo);
+	r = git_config_open_default(&live);
+	if (!r) {
+		r = git_config_snapshot(cfg, live);
+		git_config_free(live);
+	}
+	return r;
+}
+
 char *repo_config_string(git_repository *repo, const char *key,
 			 const char *def)
 {
 	git_config *cfg = NULL;
 	git_buf buf = GIT_BUF_INIT;
 	char *r = NULL;
-	int got;
+	int got = repo_config_snapshot(repo, &cfg);
 
-	if (repo)
-		got = git_repository_config_snapshot(&cfg, repo);
-	else {
-		git_config *live = NULL;
-
-		got = git_config_open_default(&live);
-		if (!got) {
-			got = git_config_snapshot(&cfg, live);
-			git_config_free(live);
-		}
-	}
 	if (!got && !git_config_get_string_buf(&buf, cfg, key))
 		r = xstrdup(buf.ptr);
 	git_error_clear();

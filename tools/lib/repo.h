@@ -29,6 +29,12 @@ int repo_commit_lookup(git_repository *repo, const char *rev,
 		       git_commit **out);
 
 /*
+ * A snapshot of repo's config, or of the user's global and system config
+ * when repo is NULL; a libgit2 error code.  The caller frees *cfg.
+ */
+int repo_config_snapshot(git_repository *repo, git_config **cfg);
+
+/*
  * The value of a git config key (respin.lore-url, ...), or def when it
  * is unset or there is no repository; the caller frees it.
  */
