@@ -46,12 +46,9 @@ int worktree_lock(struct worktree *wt, const char *what, int wait,
 {
 	struct strbuf path = STRBUF_INIT, when = STRBUF_INIT;
 	struct lock_holder h;
-	char *dir = xstrdup(wt->path), *slash = strrchr(dir, '/');
 	int r;
 
-	*slash = '\0';
-	r = mkdir_parents(dir);
-	free(dir);
+	r = mkdir_leading(wt->path);
 	if (r < 0)
 		return r;
 	strbuf_addf(&path, "%s.lock", wt->path);
@@ -142,12 +139,9 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 			       "--detach", "-f", wt->path,
 			       oid_short(commit, GIT_OID_HEXSZ), NULL };
 	struct strbuf what = STRBUF_INIT;
-	char *parent = xstrdup(wt->path), *slash = strrchr(parent, '/');
 	int r;
 
-	*slash = '\0';
-	r = mkdir_parents(parent);
-	free(parent);
+	r = mkdir_leading(wt->path);
 	if (r < 0)
 		return r;
 	strbuf_addf(&what, "cannot make the worktree %s", wt->path);

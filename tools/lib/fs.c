@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,5 +27,19 @@ int mkdir_parents(const char *path)
 		}
 	} while (p && p[1]);
 	strbuf_release(&dir);
+	return r;
+}
+
+int mkdir_leading(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int r;
+
+	if (!slash || slash == path)
+		return 0;
+	dir = xstrndup(path, (size_t)(slash - path));
+	r = mkdir_parents(dir);
+	free(dir);
 	return r;
 }

@@ -8,4 +8,7 @@
  */
 int mkdir_parents(const char *path);
 
+/* The same for the directories that lead to path (a file's folder). */
+int mkdir_leading(const char *path);
+
 #endif
