@@ -59,14 +59,8 @@ static void mail_fuzz_body(const char *msg, size_t len,
 	if (!mail_body_parse(&b, msg, len, where)) {
 		if (!b.text || b.text[b.len])
 			abort();
-		if (!patchmail_split(&pm, b.text, b.len, "fuzz") && pm.diff.p) {
-			git_diff *diff = NULL;
-			git_oid id;
-
-			if (!git_diff_from_buffer(&diff, pm.diff.p, pm.diff.len))
-				git_diff_patchid(&id, diff, NULL);
-			git_diff_free(diff);
-		}
+		if (!patchmail_split(&pm, b.text, b.len, "fuzz") && pm.diff.p)
+			fuzz_patch_id(pm.diff.p, pm.diff.len);
 	}
 	patchmail_release(&pm);
 	mail_body_release(&b);

@@ -42,14 +42,8 @@ FUZZ_TARGET(patchmail)
 			if (!pm.trailers.items[i].key ||
 			    !pm.trailers.items[i].value)
 				abort();
-		if (pm.diff.p) {
-			git_diff *diff = NULL;
-			git_oid id;
-
-			if (!git_diff_from_buffer(&diff, pm.diff.p, pm.diff.len))
-				git_diff_patchid(&id, diff, NULL);
-			git_diff_free(diff);
-		}
+		if (pm.diff.p)
+			fuzz_patch_id(pm.diff.p, pm.diff.len);
 	}
 	patchmail_release(&pm);
 	error_clear();

@@ -37,6 +37,17 @@ static inline void fuzz_git_init(void)
 	}
 }
 
+/* A split patch's diff through libgit2 and its patch-id, as load_part does. */
+static inline void fuzz_patch_id(const char *diff_text, size_t len)
+{
+	git_diff *diff = NULL;
+	git_oid id;
+
+	if (!git_diff_from_buffer(&diff, diff_text, len))
+		git_diff_patchid(&id, diff, NULL);
+	git_diff_free(diff);
+}
+
 /*
  * The JSON a writer made must read back (what results store is read
  * again): abort() when tools/lib/jsonparse.c refuses it.
