@@ -674,6 +674,18 @@ make_checked_fixture() {
 		"perl $_cp --terse --show-types --showfile --no-tree -"
 }
 
+# track_three_patches: in the fixture (the current directory), the
+# three patches of commit_three_patches on a branch "work", tracked as
+# series "a", with the built-in build and checkpatch checks turned off
+# (for tests of the engine with checks of their own).
+track_three_patches() {
+	git checkout -q -b work mm-unstable &&
+	commit_three_patches &&
+	respin track a --base mm-unstable >/dev/null &&
+	git config respin.check.build.enabled false &&
+	git config respin.check.checkpatch.enabled false
+}
+
 # commit_three_patches: three patches on mm/ in the current fixture:
 # 1 a real fix, 2 adds a compiler warning (an unused variable), 3 a
 # checkpatch error (trailing whitespace).

@@ -9,17 +9,13 @@
 ROUNDS=${RESPIN_T0800_ROUNDS:-20}
 
 make_fixture k && cd k || { echo "Bail out! no fixture"; exit 1; }
-git checkout -q -b work mm-unstable
-commit_three_patches || exit 1
-respin track a --base mm-unstable >/dev/null || exit 1
+track_three_patches || exit 1
 # b: other trees than a's, so nothing of one is reused by the other
 git checkout -q -b other mm-unstable
 tick; echo "int other;" >mm/other.c && git add mm/other.c && git commit -qm "mm: other"
 tick; echo "int other2;" >>mm/other.c && git commit -qam "mm: other 2"
 respin track b --base mm-unstable >/dev/null || exit 1
 git checkout -q work
-git config respin.check.build.enabled false
-git config respin.check.checkpatch.enabled false
 git config respin.check.tree.kind command
 
 # The check fails unless the worktree holds the tree of the patch it

@@ -8,11 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 make_fixture k && cd k || { echo "Bail out! no fixture"; exit 1; }
-git checkout -q -b work mm-unstable
-commit_three_patches || exit 1
-respin track a --base mm-unstable >/dev/null || exit 1
-git config respin.check.build.enabled false
-git config respin.check.checkpatch.enabled false
+track_three_patches || exit 1
 git config respin.check.slow.kind command
 # With $TRASH/hang present the command starts a long sleep (its pid in
 # $TRASH/sleep.pid) and waits for it; otherwise it passes at once.

@@ -9,11 +9,7 @@ SQL="$RESPIN_BUILD/tests/helpers/db-sql"
 DB=.git/respin/results.db
 
 make_fixture k && cd k || { echo "Bail out! no fixture"; exit 1; }
-git checkout -q -b work mm-unstable
-commit_three_patches || exit 1
-respin track a --base mm-unstable >/dev/null || exit 1
-git config respin.check.build.enabled false
-git config respin.check.checkpatch.enabled false
+track_three_patches || exit 1
 git config respin.check.count.kind command
 git config respin.check.count.command "echo run >>\"$TRASH/ran\"; echo ok"
 
