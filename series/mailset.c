@@ -215,17 +215,11 @@ static int scan_one(const struct mail_source_msg *sm, int part, void *data)
 	m->date = h.date_valid ? h.date : 0;
 	m->tz = h.date_valid ? h.date_tz : 0;
 	mail_header_release(&h);
+	m->cut = sm->truncated;
 	/* only a subject with a tag can be a patch: the rest need no parse */
-	if (strchr(m->subject, '[')) {
+	if (strchr(m->subject, '['))
 		keep_tags(ss, m);
-		if (m->tags.out_of_range)
-			strbuf_addf(&st->notes[part], "message %zu <%s>: a "
-				    "version above v%d or a counter above "
-				    "%d/%d in \"%s\" is not read as a tag\n",
-				    sm->number, m->msgid ? m->msgid : "",
-				    SUBJECT_MAX_VERSION, SUBJECT_MAX_TOTAL,
-				    SUBJECT_MAX_TOTAL, m->subject);
-	} else
+	else
 		m->tags.is_reply = !strncasecmp(m->subject, "re:", 3);
 	return 0;
 }
@@ -249,6 +243,24 @@ static void msg_index(struct mailset *ms, size_t i)
 		strmap_put(&ms->by_id, ms->msgs[first].msgid, first);
 		m->bad = 1;
 	}
+}
+
+/*
+ * What the scan saw in a message, noted once its number is final (the
+ * second half of a large mbox is numbered from its own start at first).
+ */
+static void scan_notes(struct mailset *ms, const struct ms_msg *m)
+{
+	if (m->tags.out_of_range)
+		strbuf_addf(&ms->notes, "message %zu <%s>: a version or a "
+			    "counter out of range (v1-v%d; i/N with i <= N <= "
+			    "%d) in \"%s\" is not read as a tag\n", m->number,
+			    m->msgid, SUBJECT_MAX_VERSION, SUBJECT_MAX_TOTAL,
+			    m->subject);
+	if (m->cut)
+		strbuf_addf(&ms->notes, "message %zu <%s> in %s ends in the "
+			    "middle of a line: the mail looks cut off there\n",
+			    m->number, m->msgid, mail_source_name(ms->src));
 }
 
 int mailset_scan(struct mailset *ms)
@@ -287,8 +299,10 @@ int mailset_scan(struct mailset *ms)
 		ms->nr_bad += st->bad[k];
 	}
 	free(st);
-	for (i = first; i < ms->nr_msgs; i++)
+	for (i = first; i < ms->nr_msgs; i++) {
 		msg_index(ms, i);
+		scan_notes(ms, &ms->msgs[i]);
+	}
 	return r < 0 ? r : 0;
 }
 
@@ -1011,6 +1025,14 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 	strbuf_reset(&d->body);
 	strbuf_add(&d->body, b.text, b.len);
 	mail_describe(&what, m->msgid, &where);
+	/* what was kept as it was (an unknown charset, bad UTF-8) */
+	{
+		size_t w;
+
+		for (w = 0; w < b.nr_warnings; w++)
+			strbuf_addf(&ms->notes, "%s: %s\n", what.buf,
+				    b.warnings[w]);
+	}
 	patchmail_release(&d->pm);
 	patchmail_init(&d->pm);
 	r = patchmail_split(&d->pm, d->body.buf, d->body.len, what.buf);

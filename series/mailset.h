@@ -47,6 +47,7 @@ struct ms_msg {
 	unsigned nr_refs:3;
 	unsigned missing_id:1;
 	unsigned bad:1;		/* could not be read; skipped */
+	unsigned cut:1;		/* ends in the middle of a line */
 	signed int tz:15;	/* date's zone, minutes east of UTC */
 };
 

@@ -57,10 +57,9 @@ test_expect_success 'an unknown charset is read, not a crash' '
 	test_grep "1/1 mm: change 1" out
 '
 
-# respin reads it silently today.
-test_expect_failure 'an unknown charset: a warning names it' '
+test_expect_success 'an unknown charset: a note names the message and the charset' '
 	respin thread cs.mbox cs@example.org >out 2>err &&
-	test_grep "x-no-such-charset" err
+	test_grep "^note: message <cs@example.org> (#1 in cs.mbox): .*unknown charset \"x-no-such-charset\": bytes kept as they are" err
 '
 
 test_expect_success 'a message with no body and a 1 MB header line' '
@@ -86,10 +85,23 @@ test_expect_success 'a truncated mbox: what is there is read' '
 	test_grep "^  v2  2023-11-14  2/2 patches, no cover, 0 replies  <t1@example.org>$" out
 '
 
-# respin says nothing about the cut today.
-test_expect_failure 'a truncated mbox: the cut is noted' '
+test_expect_success 'a truncated mbox: the cut is noted, naming the message' '
 	respin thread trunc.mbox >out 2>err &&
-	test_grep -i "truncated\|cut off\|incomplete" err
+	test_grep "^note: message 3 <t2@example.org> in trunc.mbox ends in the middle of a line: the mail looks cut off there$" err
+'
+
+# A mailbox of 16 MiB or more is scanned in two halves at once; a note
+# about a message of the second half still names its number in the file.
+test_expect_success 'a large mbox: notes name the message number in the whole file' '
+	awk "BEGIN { pad = sprintf(\"%8000s\", \"\"); gsub(/ /, \"x\", pad);
+		for (i = 1; i <= 2100; i++)
+			printf \"From mboxrd@z Thu Jan  1 00:00:00 1970\\nFrom: f@example.org\\nSubject: filler %d\\nMessage-Id: <f%d@example.org>\\n\\n%s\\n\\n\", i, i, pad }" >big.mbox &&
+	PM_SUBJECT="[PATCH v2 3/2] mm: over" patch_mail 1 c3@example.org >>big.mbox &&
+	printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: f@example.org\nSubject: last\nMessage-Id: <last@example.org>\n\ncut here" >>big.mbox &&
+	test $(wc -c <big.mbox) -gt 16777216 &&
+	respin thread big.mbox >out 2>err &&
+	test_grep "^note: message 2101 <c3@example.org>: a version or a counter out of range" err &&
+	test_grep "^note: message 2102 <last@example.org> in big.mbox ends in the middle of a line" err
 '
 
 test_expect_success 'a truncated patch: import refuses and names it' '

@@ -26,7 +26,7 @@ test_expect_success 'v4294967297: not v1, and a note names the message' '
 	{ mk_patch "v4294967297 1/2" 1 w1@example.org && mk_patch "v4294967297 2/2" 2 w2@example.org w1@example.org; } >wrap.mbox &&
 	respin thread wrap.mbox >out 2>err &&
 	cat out err &&
-	test_grep "^note: message 1 <w1@example.org>: a version above v9999 or a counter above 999/999 in \"\[PATCH v4294967297 1/2\] mm: change 1\" is not read as a tag\$" err &&
+	test_grep "^note: message 1 <w1@example.org>: a version or a counter out of range (v1-v9999; i/N with i <= N <= 999) in \"\[PATCH v4294967297 1/2\] mm: change 1\" is not read as a tag\$" err &&
 	test_grep "^note: message 2 <w2@example.org>" err
 '
 
