@@ -60,6 +60,8 @@ static const struct command commands[] = {
 	  "the cover letter of a version: print it, or edit its text" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
+	{ "reply", cmd_reply, WANT_REPO,
+	  "a reply draft to a message: quoted, threaded, with results" },
 };
 
 static const struct command *command_find(const char *name)

@@ -27,6 +27,7 @@
 #                                     it looked for and shows FILE
 #   check_same WANT GOT               the files are equal (shows a diff)
 #   test_path_is_missing PATH, test_path_is_file PATH, test_path_is_dir PATH
+#   test_must_be_empty FILE
 #   test_when_finished 'CMD...'       runs CMD after the body, passed or
 #                                     failed (config undone, files put back)
 #   grep_q PATTERN FILE               old name of test_grep -e PATTERN FILE
@@ -591,6 +592,14 @@ test_path_is_file() {
 	[ -f "$1" ] && return 0
 	echo "test_path_is_file: $1 is not a file" >&7
 	ls -ld "$1" >&7 2>&1
+	return 1
+}
+
+# test_must_be_empty FILE: FILE exists and is empty; shows it when not.
+test_must_be_empty() {
+	[ -f "$1" ] && [ ! -s "$1" ] && return 0
+	echo "test_must_be_empty: $1 is not an empty file:" >&7
+	sed -n '1,30s/^/| /p' "$1" >&7 2>&1
 	return 1
 }
 
