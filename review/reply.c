@@ -243,6 +243,26 @@ static void add_references(GMimeMessage *m, const struct reply_original *o,
 	strbuf_release(&refs);
 }
 
+/* The first n lines of body (from its first text), then "> [...]". */
+static void quote_head(struct strbuf *out, const char *body, size_t n)
+{
+	const char *p = body, *end = body + strlen(body), *e;
+	size_t k = 0;
+
+	while (p < end && (*p == '\n' || *p == '\r'))
+		p++;
+	for (e = p; e < end && k < n; k++) {
+		const char *nl = memchr(e, '\n', (size_t)(end - e));
+
+		e = nl ? nl + 1 : end;
+	}
+	reply_quote(out, p, (size_t)(e - p));
+	while (e < end && isspace((unsigned char)*e))
+		e++;
+	if (e < end && (size_t)(end - e) >= 3 && strncmp(e, "-- ", 3))
+		strbuf_addstr(out, "> [...]\n");
+}
+
 static void draft_body(struct strbuf *text, const struct reply_original *o,
 		       const struct reply_options *opt)
 {
@@ -255,6 +275,8 @@ static void draft_body(struct strbuf *text, const struct reply_original *o,
 			    : "you");
 	if (o->html_only)
 		strbuf_addstr(text, "> [an HTML message: not quoted]\n");
+	else if (opt->quote_max)
+		quote_head(text, o->body, opt->quote_max);
 	else
 		reply_quote(text, o->body, strlen(o->body));
 	if (opt->block && *opt->block) {

@@ -28,6 +28,7 @@ struct reply_options {
 	int date_tz;			/* minutes east of UTC */
 	const char *block;		/* text under the quote, or NULL */
 	const char *trailer;		/* "Reviewed-by", or NULL */
+	size_t quote_max;		/* quote this many lines; 0: all */
 };
 
 /* What was read from the message replied to. */

@@ -18,5 +18,6 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx);
 int cmd_format(int argc, const char **argv, struct command_context *ctx);
 int cmd_report(int argc, const char **argv, struct command_context *ctx);
 int cmd_reply(int argc, const char **argv, struct command_context *ctx);
+int cmd_thanks(int argc, const char **argv, struct command_context *ctx);
 
 #endif

@@ -62,6 +62,8 @@ static const struct command commands[] = {
 	  "write a version as mail: cover letter and patches" },
 	{ "reply", cmd_reply, WANT_REPO,
 	  "a reply draft to a message: quoted, threaded, with results" },
+	{ "thanks", cmd_thanks, NEED_REPO,
+	  "the \"applied, thanks\" reply: each patch with its commit" },
 };
 
 static const struct command *command_find(const char *name)
