@@ -19,5 +19,6 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx);
 int cmd_report(int argc, const char **argv, struct command_context *ctx);
 int cmd_reply(int argc, const char **argv, struct command_context *ctx);
 int cmd_thanks(int argc, const char **argv, struct command_context *ctx);
+int cmd_send(int argc, const char **argv, struct command_context *ctx);
 
 #endif

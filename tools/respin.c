@@ -64,6 +64,8 @@ static const struct command commands[] = {
 	  "a reply draft to a message: quoted, threaded, with results" },
 	{ "thanks", cmd_thanks, NEED_REPO,
 	  "the \"applied, thanks\" reply: each patch with its commit" },
+	{ "send", cmd_send, NEED_REPO,
+	  "send a version with git send-email; record what was sent" },
 };
 
 static const struct command *command_find(const char *name)

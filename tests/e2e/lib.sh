@@ -636,6 +636,17 @@ checkpatch_path() {
 	echo "$RESPIN_TEST_CACHE/checkpatch/checkpatch.pl"
 }
 
+# get_maintainer_into DIR: the real scripts/get_maintainer.pl (from the
+# kernel source package, beside checkpatch) into the fixture DIR, with
+# the top-level files and folders it looks for to know a kernel tree
+# (untracked: the fixture's object ids stay the same).
+get_maintainer_into() {
+	_cp=$(checkpatch_path) || return 1
+	cp "${_cp%/*}/get_maintainer.pl" "$1/scripts/" &&
+	(cd "$1" && touch CREDITS Kbuild README &&
+	 mkdir -p Documentation arch drivers fs ipc lib)
+}
+
 # patch_mail N MSGID [PARENT]: a small patch mail (mboxrd) that adds
 # mm/fN.c with the line "one"; a reply to PARENT (a Message-ID) when
 # given.  $PM_FROM is its From: (default A U Thor), $PM_SUBJECT its
