@@ -66,6 +66,8 @@ static const struct command commands[] = {
 	  "the \"applied, thanks\" reply: each patch with its commit" },
 	{ "send", cmd_send, NEED_REPO,
 	  "send a version with git send-email; record what was sent" },
+	{ "trailers", cmd_trailers, NEED_REPO,
+	  "the trailers reviewers gave; --apply writes them into the commits" },
 };
 
 static const struct command *command_find(const char *name)
