@@ -68,6 +68,8 @@ static const struct command commands[] = {
 	  "send a version with git send-email; record what was sent" },
 	{ "trailers", cmd_trailers, NEED_REPO,
 	  "the trailers reviewers gave; --apply writes them into the commits" },
+	{ "review", cmd_review, NEED_REPO,
+	  "review comments on a version: open, answered, addressed" },
 };
 
 static const struct command *command_find(const char *name)
