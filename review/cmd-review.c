@@ -501,7 +501,7 @@ static int mark_done(git_repository *repo, struct series *s,
 
 int cmd_review(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, exit_code, n, r;
+	int json = 0, refresh = 0, exit_code, n, r;
 	const char *source = NULL, *done_spec = NULL;
 	struct option opts[] = {
 		OPT_STRING(0, "source", &source, "source",
@@ -510,6 +510,8 @@ int cmd_review(int argc, const char **argv, struct command_context *ctx)
 		OPT_STRING(0, "done", &done_spec, "msgid[:n]",
 			   "mark a comment (or all of a reply's) done"),
 		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_BOOL(0, "refresh", &refresh,
+			 "fetch lore: threads again, ignoring the cache"),
 		OPT_END()
 	};
 	struct series s;
@@ -541,7 +543,7 @@ int cmd_review(int argc, const char **argv, struct command_context *ctx)
 		trailers_default_source(&s, v, &spec);
 	if (series_version_attachment(ctx->repo, &s, v, DONE_NAME, &done) < 0)
 		error_clear();
-	r = mailset_source_open(ctx->repo, spec.buf, 0, &src);
+	r = mailset_source_open(ctx->repo, spec.buf, refresh, &src);
 	if (r < 0)
 		goto fail;
 	ms.src = src;

@@ -130,7 +130,7 @@ static void print_json(const struct series *s, const struct series_version *v,
 
 int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 {
-	int apply = 0, dry_run = 0, json = 0, exit_code, n, r;
+	int apply = 0, dry_run = 0, json = 0, refresh = 0, exit_code, n, r;
 	const char *source = NULL;
 	struct option opts[] = {
 		OPT_STRING(0, "source", &source, "source",
@@ -141,6 +141,8 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "with --apply: say what would be written; write nothing"),
 		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_BOOL(0, "refresh", &refresh,
+			 "fetch lore: threads again, ignoring the cache"),
 		OPT_END()
 	};
 	struct series s;
@@ -167,7 +169,7 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 		strbuf_addstr(&src, source);
 	else
 		trailers_default_source(&s, v, &src);
-	r = trailers_collect(ctx->repo, &s, v, src.buf, &rep);
+	r = trailers_collect(ctx->repo, &s, v, src.buf, refresh, &rep);
 	if (r < 0)
 		goto fail;
 	if (json)

@@ -338,7 +338,7 @@ static void mark_have(git_repository *repo, const struct series *s,
 }
 
 int trailers_collect(git_repository *repo, struct series *s,
-		     struct series_version *v, const char *source,
+		     struct series_version *v, const char *source, int refresh,
 		     struct trailers_report *out)
 {
 	struct mail_source *src = NULL;
@@ -357,7 +357,7 @@ int trailers_collect(git_repository *repo, struct series *s,
 			  "no replies to read", s->name, v->number);
 		goto out;
 	}
-	r = mailset_source_open(repo, source, 0, &src);
+	r = mailset_source_open(repo, source, refresh, &src);
 	if (r < 0)
 		goto out;
 	ms.src = src;

@@ -50,10 +50,11 @@ void trailers_report_release(struct trailers_report *r);
  * Reads the replies in source (an mbox, maildir, lore:, notmuch:) to v
  * and to the earlier versions of s that have Message-IDs.  Fails when
  * the mail of v itself is not there.  A version not sent yet (no
- * Message-IDs) gets what carries from the earlier ones.
+ * Message-IDs) gets what carries from the earlier ones.  refresh
+ * fetches lore: threads again.
  */
 int trailers_collect(git_repository *repo, struct series *s,
-		     struct series_version *v, const char *source,
+		     struct series_version *v, const char *source, int refresh,
 		     struct trailers_report *out);
 
 /*
