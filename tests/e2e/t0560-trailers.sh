@@ -27,6 +27,39 @@ test_expect_success 'real thread, v1: the reviews given to v1 itself are new' '
 	" <j
 '
 
+# b4 0.12 as the peer: where it does not crash (v1 here; on v2-v4 it
+# fails on their folded headers), the trailers it collects per patch are
+# what respin lists as given (new or there already).
+# per patch "i=Key: value,Key: value|..." from b4's .mbx and from
+# respin's JSON (what it lists as given: new or there already)
+cat >"$TRASH/b4-trailers.pl" <<'EOP'
+local $/; my $t = <STDIN>; my %b;
+for my $m (split /^From /m, $t) {
+	next unless $m =~ /^Subject: \[PATCH[^\]]* (\d+)\/\d+\]/m;
+	my $i = $1;
+	push @{$b{$i}}, $1 while $m =~ /^((?:Reviewed|Acked|Tested|Reported|Suggested)-by: .*)$/mg;
+}
+print join('|', map { "$_=" . join(',', sort @{$b{$_} || []}) } 1..$ARGV[0]), "\n";
+EOP
+cat >"$TRASH/respin-trailers.pl" <<'EOP'
+use JSON::PP; local $/; my $d = decode_json(<STDIN>);
+print join('|', map { my $p = $_; "$p->{index}=" . join(',', sort map { "$_->{key}: $_->{value}" }
+	grep { $_->{state} ne 'not-carried' } @{$p->{trailers}}) } @{$d->{patches}}), "\n";
+EOP
+if command -v b4 >/dev/null; then
+test_expect_success 'the same trailers per patch as b4 am on the real v1 thread' '
+	mkdir b4out && (cd b4out && b4 -n am -m "$SP/v1.mbox" -o . \
+		20190728125438.1550-1-cmr@informatik.wtf >/dev/null 2>&1) &&
+	cat b4out/*.mbx | perl "$TRASH/b4-trailers.pl" 3 >b4.txt &&
+	respin trailers sp@v1 --source sp.mbox --json >j &&
+	perl "$TRASH/respin-trailers.pl" <j >respin.txt &&
+	check_same b4.txt respin.txt &&
+	test_grep "Andrew Donnellan" b4.txt
+'
+else
+	test_skip "b4 is not installed (make deps)"
+fi
+
 # A series of our own: sent, answered, the answers written back.
 cd "$TRASH" && make_fixture k && cd k || exit 1
 git config user.name "A U Thor" && git config user.email author@example.org
