@@ -56,7 +56,24 @@ test_expect_success 'the same trailers per patch as b4 am on the real v1 thread'
 	check_same b4.txt respin.txt &&
 	test_grep "Andrew Donnellan" b4.txt
 '
+
+LRU=$TEST_DATA/mail/lru_gen-batch
+cat "$LRU"/v1.mbox "$LRU"/v2.mbox "$LRU"/v3.mbox >lru.mbox
+respin import lru lru.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! no lru import"; exit 1; }
+test_expect_success 'the same as b4 am on each real lru_gen-batch version (none given)' '
+	for v in 1 2 3; do
+		id=$(sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" "$LRU/v$v.mbox" | head -n 1) &&
+		rm -rf b4lru && mkdir b4lru &&
+		(cd b4lru && b4 -n am -m "$LRU/v$v.mbox" -o . "$id" >/dev/null 2>&1) &&
+		n=$(respin show lru@v$v --json | perl -MJSON::PP -e "local \$/; print scalar @{decode_json(<STDIN>)->{patches}}") &&
+		cat b4lru/*.mbx | perl "$TRASH/b4-trailers.pl" $n >b4.txt &&
+		respin trailers lru@v$v --source lru.mbox --json >j &&
+		perl "$TRASH/respin-trailers.pl" <j >respin.txt &&
+		check_same b4.txt respin.txt || return 1
+	done
+'
 else
+	test_skip "b4 is not installed (make deps)"
 	test_skip "b4 is not installed (make deps)"
 fi
 
