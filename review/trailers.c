@@ -136,6 +136,29 @@ static long same_patch(const struct series_version *v, const git_oid *pid)
 	return -1;
 }
 
+/* A person's trailer names one address: "Name <a@b.c>" or "a@b.c". */
+static int valid_value(const struct trailer *t)
+{
+	const char *v = t->value, *lt, *gt, *at;
+	size_t n = strlen(t->key);
+
+	if (n < 3 || strcasecmp(t->key + n - 3, "-by"))
+		return 1;	/* Fixes:, Closes: */
+	lt = strrchr(v, '<');
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (lt && !gt)
+		return 0;
+	at = strchr(lt ? lt : v, '@');
+	if (!at || (gt && at > gt) || at == (lt ? lt + 1 : v))
+		return 0;
+	if (!strchr(at, '.'))
+		return 0;
+	for (; lt && *v && v < lt; v++)
+		if (*v == '@')
+			return 0;	/* two addresses */
+	return 1;
+}
+
 /* Patch i of v (0-based) with this subject, or -1. */
 static long same_subject(const struct series_version *v, const char *subject)
 {
@@ -187,6 +210,16 @@ static int reply_given(struct mailset *ms, long mi, struct trailers_report *r,
 
 		if (!given_key(tr->key))
 			continue;
+		if (!valid_value(tr)) {
+			/* "Reviewed-by: Rita": listed, never written */
+			for (i = 0; i < v->nr_patches; i++)
+				if (given_to ? (u == v && given_to == i + 1) :
+				    u == v)
+					not_carried(r, i, tr, m, u->number,
+						    given_to, u->nr_patches,
+						    "it names no address");
+			continue;
+		}
 		if (u == v) {
 			/* to this version: the patch, or every one (cover) */
 			for (i = 0; i < v->nr_patches; i++)

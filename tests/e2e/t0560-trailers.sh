@@ -116,6 +116,15 @@ test_expect_success 'given to v1: the cover'"'"'s for every patch, quoted ones n
 	test $(grep -c "Tested-by" out) = 1
 '
 
+test_expect_success 'a trailer with no address is never one to add' '
+	{ cat all.mbox &&
+	  reply "Bad Addr <bad@example.org>" "$p1" r5@example.org "Reviewed-by: Bad Addr\nAcked-by: Odd <not an address>\nTested-by: <x@nodot>"; } >bad.mbox &&
+	respin trailers a --source bad.mbox >out &&
+	test_grep "^a v1: 5 trailers to add" out &&
+	test_grep ! "^    + .*Bad Addr" out && test_grep ! "^    + .*Odd" out &&
+	test_grep ! "^    + .*nodot" out
+'
+
 test_expect_success '--apply --dry-run: says what, writes nothing' '
 	git rev-parse work >before &&
 	respin trailers a --source all.mbox --apply --dry-run >out &&

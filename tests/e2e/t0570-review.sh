@@ -66,6 +66,16 @@ test_expect_success 'comments per patch: the quote it answers, its file and hunk
 	test_grep ! "Will do in v2" out && test_grep ! "^      Rita$" out
 '
 
+test_expect_success 'a reply whose In-Reply-To is not there: placed by its References; HTML only: no comments' '
+	{ cat all.mbox &&
+	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Lost <lost@example.org>\nSubject: Re: x\nMessage-Id: <lost@example.org>\nIn-Reply-To: <gone@example.org>\nReferences: <%s> <gone@example.org>\n\nLost but found.\n\n" "$p3" &&
+	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Html <html@example.org>\nSubject: Re: x\nMessage-Id: <html@example.org>\nIn-Reply-To: <%s>\nMIME-Version: 1.0\nContent-Type: text/html\n\n<p>hi</p>\n\n" "$p3"; } >more.mbox &&
+	respin review a --source more.mbox >out &&
+	test_grep "^  \[lost@example.org:1\] open  Lost <lost@example.org>" out &&
+	test_grep "^      Lost but found\.$" out &&
+	test_grep ! "<p>" out
+'
+
 test_expect_success '--done MSGID:N marks one comment; it is stored with the version' '
 	respin review a --source all.mbox --done c2@example.org:1 >out &&
 	test_grep "^a v1: <c2@example.org>:1 marked done$" out &&
