@@ -17,5 +17,10 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx);
 int cmd_cover(int argc, const char **argv, struct command_context *ctx);
 int cmd_format(int argc, const char **argv, struct command_context *ctx);
 int cmd_report(int argc, const char **argv, struct command_context *ctx);
+int cmd_reply(int argc, const char **argv, struct command_context *ctx);
+int cmd_thanks(int argc, const char **argv, struct command_context *ctx);
+int cmd_send(int argc, const char **argv, struct command_context *ctx);
+int cmd_trailers(int argc, const char **argv, struct command_context *ctx);
+int cmd_review(int argc, const char **argv, struct command_context *ctx);
 
 #endif

@@ -7,8 +7,9 @@
 # runs in ${RESPIN_CACHE:-$HOME/.cache/respin}/linux-6.1, and prints its
 # path.  The repository has one commit (fixed identity and date) on the
 # branches main and mm-unstable, gc.auto=0, and a clean working tree.
-# checkpatch.pl, spelling.txt and const_structs.checkpatch are also put
-# side by side in ${cache}/checkpatch/ for running checkpatch standalone.
+# checkpatch.pl, spelling.txt, const_structs.checkpatch and
+# get_maintainer.pl are also put side by side in ${cache}/checkpatch/ for
+# running them standalone (on the test fixture, say).
 #
 # The first run takes a few minutes (download of 139 MB unless
 # /usr/src/linux-source-6.1.tar.xz is installed, unpacking, git add,
@@ -30,7 +31,7 @@ stamp=.git/respin-ready
 # Bump when the way the tree is made changes: older caches are rebuilt.
 format="respin-kernel-tree 2"
 cpdir=$cache/checkpatch
-cpfiles="checkpatch.pl spelling.txt const_structs.checkpatch"
+cpfiles="checkpatch.pl spelling.txt const_structs.checkpatch get_maintainer.pl"
 
 say() { echo "kernel-tree: $*" >&2; }
 die() { echo "kernel-tree: error: $*" >&2; exit 1; }
@@ -52,14 +53,19 @@ case "${1:-}" in
 esac
 
 # The checkpatch files, from the repository (cheap: git show).
+cp_ready() {
+	for f in $cpfiles; do
+		[ -f "$cpdir/$f" ] || return 1
+	done
+}
+
 checkpatch_dir() {
-	[ -f "$cpdir/checkpatch.pl" ] && [ -f "$cpdir/spelling.txt" ] &&
-		[ -f "$cpdir/const_structs.checkpatch" ] && return 0
+	cp_ready && return 0
 	_t=$(mktemp -d "$cache/.checkpatch.tmp.XXXXXX")
 	for f in $cpfiles; do
 		git -C "$1" show "main:scripts/$f" >"$_t/$f"
 	done
-	chmod 755 "$_t" "$_t/checkpatch.pl"
+	chmod 755 "$_t" "$_t/checkpatch.pl" "$_t/get_maintainer.pl"
 	rm -rf "$cpdir"
 	mv "$_t" "$cpdir"
 }
@@ -73,9 +79,7 @@ ready() {
 
 mkdir -p "$cache"
 # Fast path: no lock needed, the stamp is written before the rename.
-is_ready && [ -f "$cpdir/checkpatch.pl" ] &&
-	[ -f "$cpdir/spelling.txt" ] && [ -f "$cpdir/const_structs.checkpatch" ] &&
-	{ echo "$repo"; exit 0; }
+is_ready && cp_ready && { echo "$repo"; exit 0; }
 
 exec 9>"$cache/.linux-6.1.lock"
 if ! flock -n 9; then

@@ -60,6 +60,16 @@ static const struct command commands[] = {
 	  "the cover letter of a version: print it, or edit its text" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
+	{ "reply", cmd_reply, WANT_REPO,
+	  "a reply draft to a message: quoted, threaded, with results" },
+	{ "thanks", cmd_thanks, NEED_REPO,
+	  "the \"applied, thanks\" reply: each patch with its commit" },
+	{ "send", cmd_send, NEED_REPO,
+	  "send a version with git send-email; record what was sent" },
+	{ "trailers", cmd_trailers, NEED_REPO,
+	  "the trailers reviewers gave; --apply writes them into the commits" },
+	{ "review", cmd_review, NEED_REPO,
+	  "review comments on a version: open, answered, addressed" },
 };
 
 static const struct command *command_find(const char *name)

@@ -27,6 +27,7 @@
 #                                     it looked for and shows FILE
 #   check_same WANT GOT               the files are equal (shows a diff)
 #   test_path_is_missing PATH, test_path_is_file PATH, test_path_is_dir PATH
+#   test_must_be_empty FILE
 #   test_when_finished 'CMD...'       runs CMD after the body, passed or
 #                                     failed (config undone, files put back)
 #   grep_q PATTERN FILE               old name of test_grep -e PATTERN FILE
@@ -594,6 +595,14 @@ test_path_is_file() {
 	return 1
 }
 
+# test_must_be_empty FILE: FILE exists and is empty; shows it when not.
+test_must_be_empty() {
+	[ -f "$1" ] && [ ! -s "$1" ] && return 0
+	echo "test_must_be_empty: $1 is not an empty file:" >&7
+	sed -n '1,30s/^/| /p' "$1" >&7 2>&1
+	return 1
+}
+
 test_path_is_dir() {
 	[ -d "$1" ] && return 0
 	echo "test_path_is_dir: $1 is not a directory" >&7
@@ -625,6 +634,17 @@ checkpatch_path() {
 			cat "$TRASH/kernel-tree.log" >&2; return 1; }
 	fi
 	echo "$RESPIN_TEST_CACHE/checkpatch/checkpatch.pl"
+}
+
+# get_maintainer_into DIR: the real scripts/get_maintainer.pl (from the
+# kernel source package, beside checkpatch) into the fixture DIR, with
+# the top-level files and folders it looks for to know a kernel tree
+# (untracked: the fixture's object ids stay the same).
+get_maintainer_into() {
+	_cp=$(checkpatch_path) || return 1
+	cp "${_cp%/*}/get_maintainer.pl" "$1/scripts/" &&
+	(cd "$1" && touch CREDITS Kbuild README &&
+	 mkdir -p Documentation arch drivers fs ipc lib)
 }
 
 # patch_mail N MSGID [PARENT]: a small patch mail (mboxrd) that adds

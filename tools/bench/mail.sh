@@ -5,7 +5,9 @@
 #     respin thread YEAR MSGID  versus  b4 am -m YEAR -o DIR MSGID
 #  2. a full scan listing every series:
 #     respin thread YEAR  versus  git mailsplit
-# Both in the same run, medians of $RUNS runs, and respin's peak memory
+#  3. the review of one version (comments and trailers):
+#     respin review NAME --source YEAR  versus  b4 am -m (trailers only)
+# All in the same run, medians of $RUNS runs, and respin's peak memory
 # beyond the size of the file.  Without the year (shared/data beside
 # the checkout, or $RESPIN_SHARED/data) it says it skips and exits 0.
 set -eu
@@ -76,3 +78,13 @@ r2=$(median_ms "$RESPIN" thread "$year")
 g2=$(median_ms mailsplit)
 m2=$(peak_kb "$RESPIN" thread "$year")
 echo "thread-full-scan: respin $r2 ms, git mailsplit $g2 ms, ratio $(awk -v a="$r2" -v b="$g2" 'BEGIN { printf "%.2f", a / (b ? b : 1) }')x; peak $(( (m2 - size_kb) / 1024 )) MB beyond the file"
+
+# 3. respin review (comments and trailers of one version) from the year,
+#    against b4 am -m on the same thread (trailers only).
+git init -q "$tmp/repo"
+(cd "$tmp/repo" && "$RESPIN" import bench "$year" "$msgid" --mail-only >/dev/null 2>&1) || {
+	echo "review-one-series: skipped: the series of $msgid does not import"; exit 0; }
+review() { (cd "$tmp/repo" && "$RESPIN" review bench --source "$year"); }
+r3=$(median_ms review)
+m3=$(cd "$tmp/repo" && peak_kb "$RESPIN" review bench --source "$year")
+echo "review-one-series: respin $r3 ms, b4 am -m $b1 ms, respin $(awk -v a="$b1" -v b="$r3" 'BEGIN { printf "%.1f", a / (b ? b : 1) }')x faster; peak $(( (m3 - size_kb) / 1024 )) MB beyond the file"

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin trailers NAME[@vN] [--source SOURCE] [--apply [--dry-run]] [--json]
+ *
+ * The trailers reviewers gave to a version (and to earlier ones, for
+ * patches that did not change), and, with --apply, written into the
+ * series' own commits.
+ */
+#include "review/trailers.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const usage[] = {
+	"respin trailers <name>[@v<n>] [--source <source>] [--apply [--dry-run]] [--json]",
+	NULL
+};
+
+static const char *state_name(enum given_state s)
+{
+	return s == GIVEN_NEW ? "new" : s == GIVEN_HAVE ? "have" :
+	       "not-carried";
+}
+
+static void print_text(const struct series *s, const struct series_version *v,
+		       const struct trailers_report *r, struct strbuf *out)
+{
+	size_t i, k, nnew = 0, nhave = 0, nnot = 0;
+
+	for (i = 0; i < r->nr; i++)
+		for (k = 0; k < r->patches[i].nr; k++) {
+			enum given_state st = r->patches[i].items[k].state;
+
+			nnew += st == GIVEN_NEW;
+			nhave += st == GIVEN_HAVE;
+			nnot += st == GIVEN_NOT_CARRIED;
+		}
+	strbuf_addf(out, "%s v%d: %zu trailer%s to add, %zu there already, "
+		    "%zu not carried\n", s->name, v->number, nnew,
+		    nnew == 1 ? "" : "s", nhave, nnot);
+	for (i = 0; i < r->nr; i++) {
+		if (!r->patches[i].nr)
+			continue;
+		strbuf_addf(out, "%zu/%zu %s\n", i + 1, r->nr,
+			    term_safe(v->patches[i].subject));
+		for (k = 0; k < r->patches[i].nr; k++) {
+			const struct given *g = &r->patches[i].items[k];
+
+			strbuf_addf(out, "    %c %s: %s", g->state == GIVEN_NEW ?
+				    '+' : g->state == GIVEN_HAVE ? '=' : '-',
+				    term_safe(g->key), term_safe(g->value));
+			if (g->given_to)
+				strbuf_addf(out, "  (v%d %zu/%zu", g->version,
+					    g->given_to, g->given_total);
+			else
+				strbuf_addf(out, "  (v%d cover letter",
+					    g->version);
+			strbuf_addf(out, ", <%s>", term_safe(g->msgid));
+			if (g->state == GIVEN_NOT_CARRIED)
+				strbuf_addf(out, "; not carried: %s v%d",
+					    g->why, g->version);
+			else if (g->state == GIVEN_HAVE)
+				strbuf_addstr(out, "; there already");
+			strbuf_addstr(out, ")\n");
+		}
+	}
+}
+
+static void print_json(const struct series *s, const struct series_version *v,
+		       const struct trailers_report *r, struct strbuf *out)
+{
+	struct json j;
+	size_t i, k;
+
+	json_init(&j, out, 1);
+	json_object_begin(&j);
+	json_string_member(&j, "series", s->name);
+	json_int_member(&j, "version", v->number);
+	json_key(&j, "patches");
+	json_array_begin(&j);
+	for (i = 0; i < r->nr; i++) {
+		json_object_begin(&j);
+		json_int_member(&j, "index", (int64_t)i + 1);
+		json_string_member(&j, "subject", v->patches[i].subject);
+		json_key(&j, "trailers");
+		json_array_begin(&j);
+		for (k = 0; k < r->patches[i].nr; k++) {
+			const struct given *g = &r->patches[i].items[k];
+
+			json_object_begin(&j);
+			json_string_member(&j, "key", g->key);
+			json_string_member(&j, "value", g->value);
+			json_string_member(&j, "state", state_name(g->state));
+			json_int_member(&j, "given_to_version", g->version);
+			json_int_member(&j, "given_to_patch", (int64_t)g->given_to);
+			json_string_member(&j, "message_id", g->msgid);
+			json_string_member(&j, "from", g->from);
+			if (g->why)
+				json_string_member(&j, "why", g->why);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_key(&j, "notes");
+	json_array_begin(&j);
+	{
+		const char *p = r->notes.buf;
+
+		while (p && *p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+			json_string_len(&j, p, len);
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	strbuf_addch(out, '\n');
+}
+
+int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
+{
+	int apply = 0, dry_run = 0, json = 0, refresh = 0, exit_code, n, r;
+	const char *source = NULL;
+	struct option opts[] = {
+		OPT_STRING(0, "source", &source, "source",
+			   "where the replies are (default: where the version "
+			   "came from, else lore)"),
+		OPT_BOOL(0, "apply", &apply,
+			 "write the new trailers into the series' commits"),
+		OPT_BOOL(0, "dry-run", &dry_run,
+			 "with --apply: say what would be written; write nothing"),
+		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_BOOL(0, "refresh", &refresh,
+			 "fetch lore: threads again, ignoring the cache"),
+		OPT_END()
+	};
+	struct series s;
+	struct series_version *v;
+	struct trailers_report rep = { 0 };
+	struct strbuf src = STRBUF_INIT, out = STRBUF_INIT, br = STRBUF_INIT;
+	char *owner = NULL;
+	git_oid tip;
+	size_t nc = 0;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n != 1)
+		return command_usage_error(opts, usage, n ? "too many arguments"
+					   : "which series? give NAME[@vN]");
+	if (dry_run && !apply)
+		return command_usage_error(opts, usage, "--dry-run goes with "
+					   "--apply");
+	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	if (r < 0)
+		return error_report(r);
+	if (source)
+		strbuf_addstr(&src, source);
+	else
+		trailers_default_source(&s, v, &src);
+	r = trailers_collect(ctx->repo, &s, v, src.buf, refresh, &rep);
+	if (r < 0)
+		goto fail;
+	if (json)
+		print_json(&s, v, &rep, &out);
+	else
+		print_text(&s, v, &rep, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	if (!json && rep.notes.len) {
+		const char *p = rep.notes.buf;
+
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+			fprintf(stderr, "note: %.*s\n", (int)len, p);
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	if (!apply)
+		goto done;
+	{
+		const char *e = getenv("GIT_AUTHOR_EMAIL");
+
+		owner = e && *e ? xstrdup(e) :
+			repo_config_string(ctx->repo, "user.email", NULL);
+	}
+	if (!owner) {
+		error("whose commits are these? user.email is not set");
+		error_hint("git config user.email you@example.org");
+		r = RESPIN_ERR;
+		goto fail;
+	}
+	fflush(stdout);
+	r = trailers_apply(ctx->repo, v, &rep, owner, dry_run, &br, &tip, &nc);
+	if (r < 0)
+		goto fail;
+	if (!br.len)
+		printf("%s v%d: nothing to write\n", s.name, v->number);
+	else if (dry_run)
+		printf("%s v%d: would write trailers into %zu commit%s and move "
+		       "%s; nothing written\n", s.name, v->number, nc,
+		       nc == 1 ? "" : "s", repo_ref_short(br.buf));
+	else
+		printf("%s v%d: trailers written into %zu commit%s; %s moved "
+		       "%s..%s (respin track records it as a new version)\n",
+		       s.name, v->number, nc, nc == 1 ? "" : "s",
+		       repo_ref_short(br.buf), oid_short(&v->tip, 12),
+		       oid_short(&tip, 12));
+done:
+	r = 0;
+	goto out;
+fail:
+	r = error_report(r);
+out:
+	free(owner);
+	trailers_report_release(&rep);
+	series_release(&s);
+	strbuf_release(&src);
+	strbuf_release(&out);
+	strbuf_release(&br);
+	return r;
+}

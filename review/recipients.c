@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "review/recipients.h"
+#include "tools/lib/error.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void recipients_init(struct recipients *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void recipients_release(struct recipients *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_to; i++)
+		free(r->to[i]);
+	for (i = 0; i < r->nr_cc; i++)
+		free(r->cc[i]);
+	for (i = 0; i < r->nr_keys; i++)
+		free(r->keys[i]);
+	free(r->to);
+	free(r->cc);
+	free(r->keys);
+	strmap_release(&r->seen);
+	recipients_init(r);
+}
+
+/* The address in "Name <a@b>" or "a@b", lower-cased, or NULL. */
+static char *address_key(const char *who)
+{
+	const char *lt = strrchr(who, '<'), *s, *e;
+	char *k, *p;
+
+	if (lt) {
+		s = lt + 1;
+		e = strchr(s, '>');
+		if (!e)
+			return NULL;
+	} else {
+		s = who;
+		while (isspace((unsigned char)*s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			e--;
+	}
+	if (e <= s || !memchr(s, '@', (size_t)(e - s)))
+		return NULL;
+	for (p = (char *)s; p < e; p++)
+		if (isspace((unsigned char)*p) || *p == ',' || *p == '<' ||
+		    (unsigned char)*p < 0x20)
+			return NULL;
+	k = xstrndup(s, (size_t)(e - s));
+	for (p = k; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return k;
+}
+
+int recipients_add(struct recipients *r, int to, const char *who)
+{
+	char *key = address_key(who), *v;
+	size_t dummy, n;
+
+	if (!key)
+		return error("\"%s\" is not an address", who);
+	if (strmap_get(&r->seen, key, &dummy)) {
+		free(key);
+		return 1;
+	}
+	ALLOC_GROW(r->keys, r->nr_keys, r->alloc_keys);
+	r->keys[r->nr_keys++] = key;
+	strmap_put(&r->seen, key, 0);
+	v = xstrdup(who);
+	/* trim blanks around it */
+	n = strlen(v);
+	while (n && isspace((unsigned char)v[n - 1]))
+		v[--n] = '\0';
+	if (to) {
+		ALLOC_GROW(r->to, r->nr_to, r->alloc_to);
+		r->to[r->nr_to++] = v;
+	} else {
+		ALLOC_GROW(r->cc, r->nr_cc, r->alloc_cc);
+		r->cc[r->nr_cc++] = v;
+	}
+	return 0;
+}
+
+void recipients_add_get_maintainer(struct recipients *r, const char *out)
+{
+	const char *p = out;
+	struct strbuf line = STRBUF_INIT;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *role;
+		int to;
+
+		strbuf_reset(&line);
+		strbuf_add(&line, p, n);
+		p += n + (nl ? 1 : 0);
+		/* "Name <a@b> (maintainer:MEMORY MANAGEMENT)" */
+		role = strstr(line.buf, " (");
+		to = role && (!strncmp(role, " (maintainer:", 13) ||
+			      !strncmp(role, " (supporter:", 12));
+		if (role)
+			strbuf_setlen(&line, (size_t)(role - line.buf));
+		if (!strchr(line.buf, '@'))
+			continue;
+		if (recipients_add(r, to, line.buf) < 0)
+			error_clear();
+	}
+	strbuf_release(&line);
+}
+
+static int trailer_key(const char *p, size_t n)
+{
+	size_t k;
+
+	if (n > 4 && !strncasecmp(p, "cc: ", 4))
+		return 1;
+	for (k = 0; k < n && (isalnum((unsigned char)p[k]) || p[k] == '-'); k++)
+		;
+	return k > 3 && k + 1 < n && p[k] == ':' &&
+	       !strncasecmp(p + k - 3, "-by", 3);
+}
+
+void recipients_add_trailers(struct recipients *r, const char *text)
+{
+	const char *p = text;
+	struct strbuf line = STRBUF_INIT;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (trailer_key(p, n)) {
+			const char *v = (const char *)memchr(p, ':', n) + 1;
+
+			while (v < p + n && isspace((unsigned char)*v))
+				v++;
+			strbuf_reset(&line);
+			strbuf_add(&line, v, n - (size_t)(v - p));
+			strbuf_rtrim(&line);
+			/* "Name <a@b> # 6.1" and the like: up to the '>' */
+			{
+				char *gt = strchr(line.buf, '>');
+
+				if (gt)
+					strbuf_setlen(&line, (size_t)(gt + 1 - line.buf));
+			}
+			if (recipients_add(r, 0, line.buf) < 0)
+				error_clear();
+		}
+		p += n + (nl ? 1 : 0);
+	}
+	strbuf_release(&line);
+}
+
+void recipients_add_stored(struct recipients *r, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		int to = n > 4 && !strncmp(p, "To: ", 4);
+
+		if (to || (n > 4 && !strncmp(p, "Cc: ", 4))) {
+			char *v = xstrndup(p + 4, n - 4);
+
+			if (recipients_add(r, to, v) < 0)
+				error_clear();
+			free(v);
+		}
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+void recipients_format(const struct recipients *r, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_to; i++)
+		strbuf_addf(out, "To: %s\n", r->to[i]);
+	for (i = 0; i < r->nr_cc; i++)
+		strbuf_addf(out, "Cc: %s\n", r->cc[i]);
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "review/replyresults.h"
+#include "ci/grid.h"
+#include "series/store.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct find {
+	git_repository *repo;
+	const char *msgid;
+	const git_oid *pid;
+	int whole;
+	struct series s;	/* the series found, loaded */
+	int version;		/* its version */
+	size_t index;		/* 1-based patch; 0 the cover letter */
+	int found;
+	int r;
+};
+
+static int find_in(const char *name, void *data)
+{
+	struct find *f = data;
+	struct series s;
+	size_t i, k;
+	int r;
+
+	r = series_load(f->repo, name, &s, SERIES_LOAD_ALL);
+	if (r < 0) {
+		f->r = r;
+		return 1;
+	}
+	/* the newest version first: a patch resent unchanged is its newest */
+	for (i = s.nr_versions; i-- > 0;) {
+		struct series_version *v = &s.versions[i];
+
+		if (v->message_id && !strcmp(v->message_id, f->msgid) &&
+		    (!v->nr_patches || !v->patches[0].message_id ||
+		     strcmp(v->patches[0].message_id, f->msgid))) {
+			f->version = v->number;
+			f->index = 0;
+			f->found = 1;
+			break;
+		}
+		for (k = 0; k < v->nr_patches && !f->found; k++) {
+			struct series_patch *p = &v->patches[k];
+
+			if ((p->message_id && !strcmp(p->message_id, f->msgid)) ||
+			    (f->pid && !git_oid_is_zero(&p->patch_id) &&
+			     git_oid_equal(&p->patch_id, f->pid))) {
+				f->version = v->number;
+				f->index = f->whole ? 0 : k + 1;
+				f->found = 1;
+			}
+		}
+		if (f->found)
+			break;
+	}
+	if (f->found) {
+		f->s = s;
+		return 1;
+	}
+	series_release(&s);
+	return 0;
+}
+
+/* The change in % of a mean of x, for a difference d of means of 1/x. */
+static double rate_pct(double d, double base_hmean)
+{
+	return (1.0 / (1.0 + d * base_hmean) - 1.0) * 100.0;
+}
+
+static void bench_line(struct strbuf *out, const struct check *c,
+		       const struct grid_cell *cell)
+{
+	const struct stats_comparison *cmp = &cell->cmp;
+	double lo, hi;
+
+	if (!cell->have_cmp) {
+		strbuf_addf(out, "%.2f (n=%zu; nothing at the base to compare "
+			    "with)", stats_mean(cell->samples, cell->nr_samples),
+			    cell->nr_samples);
+		return;
+	}
+	strbuf_addf(out, "%.2f vs %.2f at the base: ", cmp->patch.mean,
+		    cmp->base.mean);
+	grid_pct(out, cmp->change_pct);
+	if (cmp->base.n >= 2 && cmp->patch.n >= 2 &&
+	    !isnan(cmp->welch.diff_low) && cmp->base.mean != 0) {
+		if (c->harmonic) {
+			lo = rate_pct(cmp->welch.diff_high, cmp->base.mean);
+			hi = rate_pct(cmp->welch.diff_low, cmp->base.mean);
+		} else {
+			lo = cmp->welch.diff_low / cmp->base.mean * 100.0;
+			hi = cmp->welch.diff_high / cmp->base.mean * 100.0;
+		}
+		strbuf_addstr(out, " (95% interval ");
+		grid_pct(out, lo);
+		strbuf_addstr(out, " .. ");
+		grid_pct(out, hi);
+		strbuf_addf(out, ", p=%.3g)", cmp->welch.p);
+	}
+	strbuf_addf(out, ", %s, %s is better, n=%zu and %zu",
+		    stats_verdict_name(cmp->verdict),
+		    c->higher ? "higher" : "lower", cmp->patch.n, cmp->base.n);
+}
+
+static void patch_lines(struct strbuf *out, const struct check_list *checks,
+			const struct grid *g, size_t i, const char *indent)
+{
+	size_t k;
+
+	for (k = 0; k < g->ncols; k++) {
+		const struct check *c = &checks->items[k];
+		const struct grid_cell *cell = grid_cell(g, i, k);
+
+		if (!cell->have)
+			continue;
+		strbuf_addf(out, "%s%s: ", indent, c->name);
+		if (c->kind == CHECK_BENCH && cell->nr_samples)
+			bench_line(out, c, cell);
+		else
+			grid_cell_text(out, c, cell, i);
+		if (strcmp(cell->res.status, "PASS") &&
+		    (!cell->res.summary ||
+		     !strstr(cell->res.summary, cell->res.status)))
+			strbuf_addf(out, " [%s]", cell->res.status);
+		strbuf_addch(out, '\n');
+	}
+}
+
+int reply_results(git_repository *repo, const char *msgid,
+		  const git_oid *pid, int whole_version, struct strbuf *out)
+{
+	struct find f = { 0 };
+	struct grid_store st;
+	struct grid g = { 0 };
+	struct series_version *v;
+	size_t i, before = out->len;
+	int r;
+
+	f.repo = repo;
+	f.msgid = msgid;
+	f.pid = pid;
+	f.whole = whole_version;
+	r = series_foreach_name(repo, find_in, &f);
+	if (f.r < 0)
+		return f.r;
+	if (r < 0)
+		return r;
+	if (!f.found)
+		return error_code(RESPIN_ENOTFOUND, "no recorded version holds "
+				  "<%s> (by Message-ID or by the patch-id of its "
+				  "diff): import or track it, then respin check",
+				  msgid);
+	v = series_version_find(&f.s, f.version);
+	r = grid_store_open(repo, &st);
+	if (!r)
+		r = grid_load_stored(&g, repo, &st, v);
+	if (r < 0)
+		goto out;
+	if (!g.any) {
+		r = error_code(RESPIN_ENOTFOUND, "nothing is stored for %s v%d: "
+			       "run respin check %s@v%d", f.s.name, v->number,
+			       f.s.name, v->number);
+		goto out;
+	}
+	if (f.index) {
+		struct series_patch *p = &v->patches[f.index - 1];
+
+		strbuf_addf(out, "respin check of %s v%d %zu/%zu", f.s.name,
+			    v->number, f.index, v->nr_patches);
+		if (!git_oid_is_zero(&p->commit))
+			strbuf_addf(out, " (commit %s)", oid_short(&p->commit, 12));
+		strbuf_addstr(out, ":\n");
+		patch_lines(out, &st.checks, &g, f.index, "  ");
+	} else {
+		strbuf_addf(out, "respin check of %s v%d, at the base and after "
+			    "each patch:\n", f.s.name, v->number);
+		for (i = 0; i <= v->nr_patches; i++) {
+			if (i)
+				strbuf_addf(out, "  %zu/%zu %s\n", i,
+					    v->nr_patches, v->patches[i - 1].subject);
+			else
+				strbuf_addstr(out, "  base\n");
+			patch_lines(out, &st.checks, &g, i, "    ");
+		}
+	}
+	if (out->len == before)
+		r = error_code(RESPIN_ENOTFOUND, "nothing is stored for %s v%d",
+			       f.s.name, v->number);
+out:
+	grid_release(&g);
+	grid_store_close(&st);
+	series_release(&f.s);
+	return r;
+}

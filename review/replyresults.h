@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_REVIEW_REPLYRESULTS_H
+#define RESPIN_REVIEW_REPLYRESULTS_H
+
+#include <git2.h>
+#include "tools/lib/strbuf.h"
+
+/*
+ * The stored results of the patch a reply answers, as a short plain
+ * text block a list reader accepts:
+ *
+ *	respin check of mm-batch v3 2/5 (tree 1a2b3c4d5e6f):
+ *	  checkpatch: 0 errors, 1 warning
+ *	  build: ok, no new warnings
+ *	  ktap-mm: 44/45 (1 skip)
+ *	  fio: 9290.33 vs 8801.10 at the base: +5.6% (95% interval of the
+ *	       difference +3.1% .. +8.0%), better, n=12 and 12
+ *
+ * The patch is found among the recorded series by its Message-ID, else
+ * by the patch-id of the diff in the mail (pid, may be NULL): a version
+ * tracked from a branch and sent by hand is found too.  A cover letter
+ * (a recorded version's Message-ID, or whole_version with pid the
+ * patch-id of one of its patches) gives the whole version, a block a
+ * patch.
+ *
+ * Returns 0 with the block appended to out; RESPIN_ENOTFOUND when no
+ * recorded version holds the message or the patch, or nothing is
+ * stored for it (with a message saying which).
+ */
+int reply_results(git_repository *repo, const char *msgid,
+		  const git_oid *pid, int whole_version, struct strbuf *out);
+
+#endif

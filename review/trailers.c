@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "review/trailers.h"
+#include "patches/mail.h"
+#include "patches/msgtrailers.h"
+#include "patches/patchmail.h"
+#include "series/mailset.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static int given_key(const char *k)
+{
+	static const char *const keys[] = {
+		"Reviewed-by", "Acked-by", "Tested-by", "Reported-by",
+		"Suggested-by", "Fixes", "Closes", NULL,
+	};
+	size_t i;
+
+	for (i = 0; keys[i]; i++)
+		if (!strcasecmp(k, keys[i]))
+			return 1;
+	return 0;
+}
+
+void trailers_report_release(struct trailers_report *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nr; i++) {
+		for (k = 0; k < r->patches[i].nr; k++) {
+			struct given *g = &r->patches[i].items[k];
+
+			free(g->key);
+			free(g->value);
+			free(g->msgid);
+			free(g->from);
+		}
+		free(r->patches[i].items);
+	}
+	free(r->patches);
+	strbuf_release(&r->notes);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The newest version before v with Message-IDs, or NULL. */
+static const struct series_version *earlier_sent(const struct series *s,
+						 const struct series_version *v)
+{
+	const struct series_version *e = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nr_versions; i++)
+		if (s->versions[i].number < v->number &&
+		    s->versions[i].message_id)
+			e = &s->versions[i];
+	return e;
+}
+
+void trailers_default_source(const struct series *s,
+			     const struct series_version *v,
+			     struct strbuf *out)
+{
+	const char *src = v->source ? v->source : "";
+	static const char *const kinds[] = { "mail mbox ", "mail maildir ",
+					     NULL };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; kinds[i]; i++)
+		if (!strncmp(src, kinds[i], strlen(kinds[i])) &&
+		    !stat(src + strlen(kinds[i]), &st)) {
+			strbuf_addstr(out, src + strlen(kinds[i]));
+			return;
+		}
+	if (v->message_id)
+		strbuf_addf(out, "lore:%s", v->message_id);
+	else if (earlier_sent(s, v))
+		trailers_default_source(s, earlier_sent(s, v), out);
+}
+
+/* Adds a given trailer to patch i (0-based) of the report. */
+static struct given *add_given(struct trailers_report *r, size_t i,
+			       const struct trailer *t, const struct ms_msg *m,
+			       int version, size_t given_to, size_t total)
+{
+	struct patch_given *pg = &r->patches[i];
+	struct given *g;
+	struct strbuf who = STRBUF_INIT;
+	size_t k;
+
+	/* the same trailer twice (two replies, two versions): keep the first */
+	for (k = 0; k < pg->nr; k++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		int same;
+
+		trailer_value_key(pg->items[k].value, &a);
+		trailer_value_key(t->value, &b);
+		same = !strcasecmp(pg->items[k].key, t->key) &&
+		       !strcmp(a.buf, b.buf);
+		strbuf_release(&a);
+		strbuf_release(&b);
+		if (same)
+			return NULL;
+	}
+	ALLOC_GROW(pg->items, pg->nr, pg->alloc);
+	g = &pg->items[pg->nr++];
+	memset(g, 0, sizeof(*g));
+	g->key = xstrdup(t->key);
+	g->value = xstrdup(t->value);
+	g->msgid = xstrdup(m->msgid);
+	if (m->from_name && *m->from_name)
+		strbuf_addf(&who, "%s <%s>", m->from_name, m->from_addr);
+	else
+		strbuf_addstr(&who, m->from_addr ? m->from_addr : "");
+	g->from = strbuf_detach(&who, NULL);
+	g->version = version;
+	g->given_to = given_to;
+	g->given_total = total;
+	return g;
+}
+
+/* Patch i of v (0-based) holding the same diff as pid, or -1. */
+static long same_patch(const struct series_version *v, const git_oid *pid)
+{
+	size_t i;
+
+	if (git_oid_is_zero(pid))
+		return -1;
+	for (i = 0; i < v->nr_patches; i++)
+		if (git_oid_equal(&v->patches[i].patch_id, pid))
+			return (long)i;
+	return -1;
+}
+
+/* A person's trailer names one address: "Name <a@b.c>" or "a@b.c". */
+static int valid_value(const struct trailer *t)
+{
+	const char *v = t->value, *lt, *gt, *at;
+	size_t n = strlen(t->key);
+
+	if (n < 3 || strcasecmp(t->key + n - 3, "-by"))
+		return 1;	/* Fixes:, Closes: */
+	lt = strrchr(v, '<');
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (lt && !gt)
+		return 0;
+	at = strchr(lt ? lt : v, '@');
+	if (!at || (gt && at > gt) || at == (lt ? lt + 1 : v))
+		return 0;
+	if (!strchr(at, '.'))
+		return 0;
+	for (; lt && *v && v < lt; v++)
+		if (*v == '@')
+			return 0;	/* two addresses */
+	return 1;
+}
+
+/* Patch i of v (0-based) with this subject, or -1. */
+static long same_subject(const struct series_version *v, const char *subject)
+{
+	size_t i;
+
+	for (i = 0; subject && i < v->nr_patches; i++)
+		if (v->patches[i].subject &&
+		    !strcmp(v->patches[i].subject, subject))
+			return (long)i;
+	return -1;
+}
+
+static void not_carried(struct trailers_report *r, size_t i,
+			const struct trailer *t, const struct ms_msg *m,
+			int version, size_t given_to, size_t total,
+			const char *why)
+{
+	struct given *g = add_given(r, i, t, m, version, given_to, total);
+
+	if (g) {
+		g->state = GIVEN_NOT_CARRIED;
+		g->why = why;
+	}
+}
+
+/* The trailers of one reply into the report, for the patches they go to. */
+static int reply_given(struct mailset *ms, long mi, struct trailers_report *r,
+		       const struct series_version *v,
+		       const struct series_version *u, size_t given_to)
+{
+	struct strbuf raw = STRBUF_INIT;
+	struct mail_body b;
+	struct mail_where w = { mail_source_name(ms->src), ms->msgs[mi].number };
+	struct trailer_list tl;
+	size_t t, i;
+	int rc;
+
+	trailer_list_init(&tl);
+	mail_body_init(&b);
+	rc = mailset_raw(ms, mi, &raw);
+	if (!rc)
+		rc = mail_body_parse(&b, raw.buf, raw.len, &w);
+	if (rc < 0)
+		goto out;
+	patchmail_reply_trailers(&tl, b.text, b.len);
+	for (t = 0; t < tl.nr; t++) {
+		const struct trailer *tr = &tl.items[t];
+		const struct ms_msg *m = &ms->msgs[mi];
+
+		if (!given_key(tr->key))
+			continue;
+		if (!valid_value(tr)) {
+			/* "Reviewed-by: Rita": listed, never written */
+			for (i = 0; i < v->nr_patches; i++)
+				if (given_to ? (u == v && given_to == i + 1) :
+				    u == v)
+					not_carried(r, i, tr, m, u->number,
+						    given_to, u->nr_patches,
+						    "it names no address");
+			continue;
+		}
+		if (u == v) {
+			/* to this version: the patch, or every one (cover) */
+			for (i = 0; i < v->nr_patches; i++)
+				if (!given_to || given_to == i + 1)
+					add_given(r, i, tr, m, u->number, given_to,
+						  u->nr_patches);
+		} else if (given_to) {
+			/* to a patch of an earlier one: where its diff is now */
+			const struct series_patch *up;
+			long same;
+
+			if (given_to > u->nr_patches)
+				continue;
+			up = &u->patches[given_to - 1];
+			same = same_patch(v, &up->patch_id);
+			if (same >= 0) {
+				add_given(r, (size_t)same, tr, m, u->number,
+					  given_to, u->nr_patches);
+				continue;
+			}
+			same = same_subject(v, up->subject);
+			if (same >= 0)
+				not_carried(r, (size_t)same, tr, m, u->number,
+					    given_to, u->nr_patches,
+					    "its diff changed since");
+			else
+				strbuf_addf(&r->notes, "v%d %zu/%zu \"%s\" is "
+					    "not in v%d: %s: %s (<%s>) not "
+					    "carried\n", u->number, given_to,
+					    u->nr_patches, up->subject,
+					    v->number, tr->key, tr->value,
+					    m->msgid);
+		} else {
+			/* to an earlier cover letter: the patches unchanged */
+			for (i = 0; i < v->nr_patches; i++) {
+				if (same_patch(u, &v->patches[i].patch_id) >= 0)
+					add_given(r, i, tr, m, u->number, 0,
+						  u->nr_patches);
+				else
+					not_carried(r, i, tr, m, u->number, 0,
+						    u->nr_patches,
+						    "this patch changed since");
+			}
+		}
+	}
+out:
+	if (rc < 0) {
+		strbuf_addf(&r->notes, "skipped reply <%s>: %s\n",
+			    ms->msgs[mi].msgid, error_last());
+		error_clear();
+	}
+	trailer_list_release(&tl);
+	mail_body_release(&b);
+	strbuf_release(&raw);
+	return 0;
+}
+
+/* Every reply to the version of the mail holding u's Message-ID. */
+static int version_given(struct mailset *ms, struct trailers_report *r,
+			 const struct series_version *v,
+			 const struct series_version *u)
+{
+	long m = mailset_find(ms, u->message_id), vi, k;
+	struct ms_version *mv;
+	size_t i;
+
+	if (m < 0 || (vi = ms->msgs[m].version) < 0) {
+		if (u == v)
+			return error_code(RESPIN_ENOTFOUND, "the mail of v%d "
+					  "<%s> is not in %s", v->number,
+					  u->message_id,
+					  mail_source_describe(ms->src));
+		strbuf_addf(&r->notes, "v%d <%s> is not in %s: its trailers "
+			    "are not looked at\n", u->number, u->message_id,
+			    mail_source_describe(ms->src));
+		return 0;
+	}
+	if (mailset_load(ms, vi) < 0)
+		return -1;
+	mv = &ms->versions[vi];
+	for (i = 0; i < mv->cover_part.d->nr_replies; i++)
+		reply_given(ms, mv->cover_part.d->replies[i], r, v, u, 0);
+	for (k = 0; k < mv->total; k++) {
+		struct ms_detail *d = mv->patches[k].d;
+
+		if (!d)
+			continue;
+		for (i = 0; i < d->nr_replies; i++)
+			reply_given(ms, d->replies[i], r, v, u, (size_t)k + 1);
+	}
+	return 0;
+}
+
+/* GIVEN_HAVE for what the commits of v have already. */
+static void mark_have(git_repository *repo, const struct series *s,
+		      const struct series_version *v, struct trailers_report *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < v->nr_patches; i++) {
+		git_commit *c = NULL;
+		struct strbuf out = STRBUF_INIT;
+
+		struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+		const char *msg = NULL;
+
+		/* the commit's message, or the mail's for a mail-only one */
+		if (!git_oid_is_zero(&v->patches[i].commit) &&
+		    !git_commit_lookup(&c, repo, &v->patches[i].commit)) {
+			msg = git_commit_message(c);
+		} else {
+			strbuf_addf(&name, "mail-%04zu", i + 1);
+			if (!series_version_attachment(repo, s, v, name.buf,
+						       &text)) {
+				struct patchmail pm;
+
+				patchmail_init(&pm);
+				if (!patchmail_split(&pm, text.buf, text.len,
+						     "the stored mail") &&
+				    pm.diff.p) {
+					/* the message and its trailers only */
+					strbuf_setlen(&text,
+						      (size_t)(pm.diff.p - text.buf));
+					msg = text.buf;
+				}
+				patchmail_release(&pm);
+			}
+		}
+		git_error_clear();
+		error_clear();
+		for (k = 0; msg && k < r->patches[i].nr; k++) {
+			struct given *g = &r->patches[i].items[k];
+			struct trailer_list one;
+
+			if (g->state == GIVEN_HAVE)
+				continue;
+			trailer_list_init(&one);
+			trailer_list_add(&one, g->key, strlen(g->key), g->value,
+					 strlen(g->value));
+			if (message_has_trailer(msg, &one.items[0]))
+				g->state = GIVEN_HAVE;
+			trailer_list_release(&one);
+		}
+		strbuf_release(&out);
+		strbuf_release(&text);
+		strbuf_release(&name);
+		git_commit_free(c);
+	}
+}
+
+int trailers_collect(git_repository *repo, struct series *s,
+		     struct series_version *v, const char *source, int refresh,
+		     struct trailers_report *out)
+{
+	struct mail_source *src = NULL;
+	struct mailset ms;
+	size_t i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	strbuf_init(&out->notes, 0);
+	out->nr = v->nr_patches;
+	out->patches = xcalloc(v->nr_patches + 1, sizeof(*out->patches));
+	mailset_init(&ms, NULL);
+	if (!v->message_id && !earlier_sent(s, v)) {
+		r = error("neither %s v%d nor an earlier version has "
+			  "Message-IDs (imported from mail or sent): there are "
+			  "no replies to read", s->name, v->number);
+		goto out;
+	}
+	r = mailset_source_open(repo, source, refresh, &src);
+	if (r < 0)
+		goto out;
+	ms.src = src;
+	r = mailset_scan(&ms);
+	if (!r)
+		r = mailset_group(&ms, 0, v->message_id ? v->message_id :
+				  earlier_sent(s, v)->message_id);
+	if (r < 0)
+		goto out;
+	/* not sent yet: only what carries from the versions before it */
+	if (v->message_id)
+		r = version_given(&ms, out, v, v);
+	for (i = 0; !r && i < s->nr_versions; i++) {
+		struct series_version *u = &s->versions[i];
+
+		if (u->number >= v->number || !u->message_id)
+			continue;
+		if (series_version_ensure(repo, s, u) < 0) {
+			r = -1;
+			break;
+		}
+		r = version_given(&ms, out, v, u);
+	}
+	if (!r)
+		mark_have(repo, s, v, out);
+out:
+	mailset_release(&ms);
+	mail_source_free(src);
+	return r;
+}
+
+/* The local branch at tip: HEAD's when it is, else the first by name. */
+static int find_branch(git_repository *repo, const git_oid *tip,
+		       struct strbuf *name)
+{
+	git_reference *head = NULL;
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+	int found = 0;
+
+	if (!git_repository_head(&head, repo) && git_reference_is_branch(head) &&
+	    git_reference_target(head) &&
+	    git_oid_equal(git_reference_target(head), tip)) {
+		strbuf_addstr(name, git_reference_name(head));
+		found = 1;
+	}
+	git_reference_free(head);
+	git_error_clear();
+	if (found)
+		return 1;
+	if (git_branch_iterator_new(&it, repo, GIT_BRANCH_LOCAL) < 0)
+		return 0;
+	while (!found && !git_branch_next(&ref, &type, it)) {
+		if (git_reference_target(ref) &&
+		    git_oid_equal(git_reference_target(ref), tip)) {
+			strbuf_addstr(name, git_reference_name(ref));
+			found = 1;
+		}
+		git_reference_free(ref);
+	}
+	git_branch_iterator_free(it);
+	git_error_clear();
+	return found;
+}
+
+int trailers_apply(git_repository *repo, const struct series_version *v,
+		   const struct trailers_report *r, const char *owner,
+		   int dry_run, struct strbuf *branch, git_oid *new_tip,
+		   size_t *nr_commits)
+{
+	git_signature *committer = NULL;
+	git_oid parent;
+	size_t i, first = v->nr_patches;
+	int changed = 0, ret = 0;
+
+	*nr_commits = 0;
+	if (series_version_mail_only(v))
+		return error("v%d was recorded from mail only: it has no "
+			     "commits to write trailers into (import it onto "
+			     "a base first)", v->number);
+	for (i = 0; i < v->nr_patches && first == v->nr_patches; i++) {
+		size_t k;
+
+		for (k = 0; k < r->patches[i].nr; k++)
+			if (r->patches[i].items[k].state == GIVEN_NEW)
+				first = i;
+	}
+	*new_tip = v->tip;
+	if (first == v->nr_patches)
+		return 0;	/* nothing to add */
+	if (!find_branch(repo, &v->tip, branch))
+		return error("no branch points at the tip of v%d (%s): check "
+			     "out the branch that holds it, or track the "
+			     "branch again", v->number, oid_short(&v->tip, 12));
+	/* every commit from the first one to change on is rewritten */
+	parent = v->base;
+	for (i = 0; i < v->nr_patches; i++) {
+		git_commit *c = NULL;
+		const git_signature *a;
+
+		if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0)
+			return error_git("cannot read %zu/%zu of v%d", i + 1,
+					 v->nr_patches, v->number);
+		if (git_commit_parentcount(c) != 1 ||
+		    !git_oid_equal(git_commit_parent_id(c, 0), &parent)) {
+			git_commit_free(c);
+			return error("%zu/%zu %s of v%d does not sit on the "
+				     "patch before it: the recorded range is "
+				     "not one line of commits", i + 1,
+				     v->nr_patches,
+				     oid_short(&v->patches[i].commit, 12),
+				     v->number);
+		}
+		a = git_commit_author(c);
+		if (i >= first && owner && strcasecmp(a->email, owner)) {
+			ret = error("%zu/%zu %s \"%s\" is by %s <%s>, not by you "
+				    "(%s): respin does not rewrite other "
+				    "people's commits; nothing was changed",
+				    i + 1, v->nr_patches,
+				    oid_short(&v->patches[i].commit, 12),
+				    v->patches[i].subject, a->name, a->email,
+				    owner);
+			git_commit_free(c);
+			return ret;
+		}
+		parent = v->patches[i].commit;
+		git_commit_free(c);
+	}
+	if (dry_run) {
+		for (i = first; i < v->nr_patches; i++) {
+			size_t k;
+
+			for (k = 0; k < r->patches[i].nr; k++)
+				if (r->patches[i].items[k].state == GIVEN_NEW) {
+					(*nr_commits)++;
+					break;
+				}
+		}
+		return 0;
+	}
+	if (repo_signature(repo, &committer) < 0)
+		return -1;
+	parent = v->base;
+	for (i = 0; i < v->nr_patches; i++) {
+		git_commit *c = NULL, *pc = NULL;
+		git_tree *tree = NULL;
+		struct trailer_list add;
+		struct strbuf msg = STRBUF_INIT;
+		git_oid id;
+		size_t k, n;
+
+		if (i < first) {
+			parent = v->patches[i].commit;
+			continue;
+		}
+		trailer_list_init(&add);
+		for (k = 0; k < r->patches[i].nr; k++) {
+			const struct given *g = &r->patches[i].items[k];
+
+			if (g->state == GIVEN_NEW)
+				trailer_list_add(&add, g->key, strlen(g->key),
+						 g->value, strlen(g->value));
+		}
+		if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0 ||
+		    git_commit_tree(&tree, c) < 0 ||
+		    git_commit_lookup(&pc, repo, &parent) < 0) {
+			ret = error_git("cannot read %zu/%zu of v%d", i + 1,
+					v->nr_patches, v->number);
+			goto next;
+		}
+		n = message_add_trailers(git_commit_message(c), &add,
+					 git_commit_author(c)->email, &msg);
+		if (n)
+			(*nr_commits)++;
+		if (git_commit_create(&id, repo, NULL, git_commit_author(c),
+				      committer, git_commit_message_encoding(c),
+				      msg.buf, tree, 1,
+				      (const git_commit **)&pc) < 0)
+			ret = error_git("cannot write %zu/%zu of v%d", i + 1,
+					v->nr_patches, v->number);
+		else
+			parent = id;
+		changed = 1;
+next:
+		trailer_list_release(&add);
+		strbuf_release(&msg);
+		git_tree_free(tree);
+		git_commit_free(c);
+		git_commit_free(pc);
+		if (ret < 0)
+			goto out;
+	}
+	if (changed) {
+		git_reference *ref = NULL;
+		struct strbuf log = STRBUF_INIT;
+
+		strbuf_addf(&log, "respin trailers: %zu commit%s of v%d",
+			    *nr_commits, *nr_commits == 1 ? "" : "s", v->number);
+		/* only if the branch is still where we read it */
+		if (git_reference_create_matching(&ref, repo, branch->buf,
+						  &parent, 1, &v->tip,
+						  log.buf) < 0)
+			ret = error_git("cannot move %s (did it move meanwhile?); "
+					"the new commits are written, the branch "
+					"is as it was", branch->buf);
+		else
+			*new_tip = parent;
+		git_reference_free(ref);
+		strbuf_release(&log);
+	}
+out:
+	git_signature_free(committer);
+	return ret;
+}
