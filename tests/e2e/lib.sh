@@ -123,6 +123,8 @@ export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL='author@example.org'
 export GIT_COMMITTER_NAME='C O Mitter' GIT_COMMITTER_EMAIL='committer@example.org'
 export GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
 unset GIT_DIR GIT_WORK_TREE EDITOR VISUAL GIT_EDITOR
+# make check -jN must not hand its jobserver to the makes the tests run
+unset MAKEFLAGS MFLAGS MAKELEVEL
 git config --global user.name 'C O Mitter'
 git config --global user.email 'committer@example.org'
 git config --global init.defaultBranch main
