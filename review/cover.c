@@ -137,18 +137,50 @@ static const struct changelog_section *find_section(const struct series *s,
 	return NULL;
 }
 
+/*
+ * The newest recorded version numbered below k: the one a vk letter
+ * compares with and links to, v2 when v3 was never recorded.
+ */
 static const struct series_version *version_before(const struct series *s,
 						   int k)
+{
+	const struct series_version *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nr_versions; i++)
+		if (s->versions[i].number < k &&
+		    (!best || s->versions[i].number > best->number))
+			best = &s->versions[i];
+	return best;
+}
+
+static int version_recorded(const struct series *s, int k)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_versions; i++)
-		if (s->versions[i].number == k - 1)
-			return &s->versions[i];
-	return NULL;
+		if (s->versions[i].number == k)
+			return 1;
+	return 0;
 }
 
-/* Every "Changes in vK:" section from v down to v2. */
+/* "- Compared with v2 (v3 is not recorded):" */
+static void gap_note(struct strbuf *out, int from, int to)
+{
+	strbuf_addf(out, "- Compared with v%d (v%d", from, from + 1);
+	if (to - from > 2)
+		strbuf_addf(out, "..v%d", to - 1);
+	strbuf_addf(out, " %s not recorded):\n",
+		    to - from > 2 ? "are" : "is");
+}
+
+/*
+ * Every "Changes in vK:" section from v down to v2.  A recorded vK's
+ * section links the recorded version before it; v's also says what
+ * changed since then, and names that version when it is not v(K-1).
+ * A section of a version that is not recorded (the author's own text
+ * of it) gets no link: its predecessor is linked once, further up.
+ */
 static int add_changes(struct strbuf *out, git_repository *repo,
 		       const struct series *s, const struct series_version *v,
 		       const struct texts *tx, const char *lore_url)
@@ -157,22 +189,29 @@ static int add_changes(struct strbuf *out, git_repository *repo,
 
 	for (k = v->number; k >= 2; k--) {
 		const struct changelog_section *sec = find_section(s, tx, k);
-		const struct series_version *prev = version_before(s, k);
+		const struct series_version *prev = version_recorded(s, k) ?
+						    version_before(s, k) : NULL;
 		struct strbuf sect = STRBUF_INIT;
 
 		if (sec)
 			strbuf_add(&sect, sec->text.buf, sec->text.len);
 		if (k == v->number && prev) {
-			int r = changes_between(repo, s, prev, v, &sect);
+			struct strbuf items = STRBUF_INIT;
+			int r = changes_between(repo, s, prev, v, &items);
 
 			if (r < 0) {
+				strbuf_release(&items);
 				strbuf_release(&sect);
 				return r;
 			}
+			if (items.len && prev->number != k - 1)
+				gap_note(&sect, prev->number, k);
+			strbuf_add(&sect, items.buf, items.len);
+			strbuf_release(&items);
 		}
 		if (prev && prev->message_id)
-			strbuf_addf(&sect, "- Link to v%d: %s/%s/\n", k - 1,
-				    lore_url, prev->message_id);
+			strbuf_addf(&sect, "- Link to v%d: %s/%s/\n",
+				    prev->number, lore_url, prev->message_id);
 		if (sect.len)
 			strbuf_addf(out, "%sChanges in v%d:\n%s",
 				    out->len ? "\n" : "", k, sect.buf);

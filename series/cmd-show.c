@@ -76,6 +76,24 @@ static void show_json(const struct series *s, const struct series_version *v,
 	strbuf_addch(out, '\n');
 }
 
+/* "v1..v3, v5": the versions recorded, a run of numbers as a range. */
+static void add_recorded(struct strbuf *out, const struct series *s)
+{
+	size_t i = 0, j;
+
+	while (i < s->nr_versions) {
+		for (j = i; j + 1 < s->nr_versions &&
+			    s->versions[j + 1].number ==
+			    s->versions[j].number + 1; j++)
+			;
+		strbuf_addf(out, "%sv%d", i ? ", " : "",
+			    s->versions[i].number);
+		if (j > i)
+			strbuf_addf(out, "..v%d", s->versions[j].number);
+		i = j + 1;
+	}
+}
+
 static void show_text(const struct series *s, const struct series_version *v,
 		      struct strbuf *out)
 {
@@ -83,9 +101,11 @@ static void show_text(const struct series *s, const struct series_version *v,
 	int width = n >= 100 ? 3 : n >= 10 ? 2 : 1;
 
 	strbuf_addf(out, "series     %s v%d", term_safe(s->name), v->number);
-	if (s->nr_versions > 1)
-		strbuf_addf(out, " (v%d..v%d recorded)", s->versions[0].number,
-			    s->versions[s->nr_versions - 1].number);
+	if (s->nr_versions > 1) {
+		strbuf_addstr(out, " (");
+		add_recorded(out, s);
+		strbuf_addstr(out, " recorded)");
+	}
 	strbuf_addch(out, '\n');
 	if (s->change_id)
 		strbuf_addf(out, "change-id  %s\n", term_safe(s->change_id));
