@@ -5,6 +5,7 @@
 #include "review/changelog.h"
 #include "review/changes.h"
 #include "review/coverresults.h"
+#include "review/format.h"
 #include "review/stat.h"
 #include "review/template.h"
 #include "tools/lib/error.h"
@@ -12,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char cover_default_template[] =
 	"${body}\n"
@@ -27,6 +29,7 @@ const char cover_default_template[] =
 	"${diffstat}\n"
 	"---\n"
 	"base-commit: ${base_commit}\n"
+	"${prerequisites}\n"
 	"change-id: ${change_id}\n"
 	"\n"
 	"Best regards,\n"
@@ -39,13 +42,30 @@ void cover_letter_release(struct cover_letter *c)
 	strbuf_release(&c->body);
 }
 
+/* Whether the words of a prefix hold RFC ("RFC PATCH", "PATCH RFC"). */
+static int says_rfc(const char *p)
+{
+	while (*p) {
+		size_t n = strcspn(p, " \t");
+
+		if (n == 3 && !strncasecmp(p, "RFC", 3))
+			return 1;
+		p += n;
+		p += strspn(p, " \t");
+	}
+	return 0;
+}
+
 void cover_subject_prefix(git_repository *repo, const struct series *s,
+			  const struct series_version *v,
 			  const char *override, int rfc, struct strbuf *out)
 {
 	struct strbuf key = STRBUF_INIT;
 	char *conf = NULL;
 	const char *p = override;
 
+	if (!p && v && v->subject_prefix && *v->subject_prefix)
+		p = v->subject_prefix;
 	if (!p) {
 		strbuf_addf(&key, "respin.series.%s.subjectPrefix", s->name);
 		conf = repo_config_string(repo, key.buf, NULL);
@@ -54,7 +74,7 @@ void cover_subject_prefix(git_repository *repo, const struct series *s,
 						  NULL);
 		p = conf && *conf ? conf : "PATCH";
 	}
-	if (rfc && strncmp(p, "RFC", 3))
+	if (rfc && !says_rfc(p))
 		strbuf_addstr(out, "RFC ");
 	strbuf_addstr(out, p);
 	free(conf);
@@ -337,7 +357,7 @@ int cover_build(git_repository *repo, struct series *s,
 	struct email_options eo = { 0 };
 	git_signature *gsig = NULL;
 	const char *title, *body;
-	char base[GIT_OID_HEXSZ + 1] = "";
+	struct strbuf base = STRBUF_INIT, prereqs = STRBUF_INIT;
 	int r;
 
 	strbuf_init(&out->subject, 0);
@@ -371,8 +391,7 @@ int cover_build(git_repository *repo, struct series *s,
 	if (r < 0)
 		goto out;
 	strbuf_addf(&sig, "%s <%s>", gsig->name, gsig->email);
-	if (!git_oid_is_zero(&v->base))
-		git_oid_tostr(base, sizeof(base), &v->base);
+	format_base_info(repo, v, &base, &prereqs);
 	strbuf_addf(&version, "%d", v->number);
 	strbuf_addf(&npatches, "%zu", v->nr_patches);
 
@@ -393,7 +412,8 @@ int cover_build(git_repository *repo, struct series *s,
 			{ "benchmarks", bench.buf },
 			{ "shortlog", shortlog.buf },
 			{ "diffstat", diffstat.buf },
-			{ "base_commit", base },
+			{ "base_commit", base.buf },
+			{ "prerequisites", prereqs.buf },
 			{ "change_id", s->change_id },
 			{ "series", s->name },
 			{ "version", version.buf },
@@ -423,6 +443,8 @@ out:
 	strbuf_release(&origin);
 	strbuf_release(&version);
 	strbuf_release(&npatches);
+	strbuf_release(&base);
+	strbuf_release(&prereqs);
 	return r;
 }
 
