@@ -199,6 +199,10 @@ int email_from_commit(git_repository *repo, git_commit *commit,
 	strbuf_add(out, stat.ptr, stat.size);
 	strbuf_addch(out, '\n');
 	strbuf_add(out, patch.ptr, patch.size);
+	if (o->base_info && *o->base_info) {
+		strbuf_addch(out, '\n');
+		strbuf_addstr(out, o->base_info);
+	}
 	strbuf_addstr(out, "-- \nrespin " RESPIN_VERSION "\n\n");
 	r = 0;
 out:
@@ -211,13 +215,18 @@ out:
 	return r;
 }
 
-void email_file_name(struct strbuf *out, size_t index, const char *subject)
+void email_file_name(struct strbuf *out, int version, size_t index,
+		     const char *subject)
 {
-	size_t start;
+	size_t begin = out->len, start, max;
 
+	if (version > 1)
+		strbuf_addf(out, "v%d-", version);
 	strbuf_addf(out, "%04zu-", index);
 	start = out->len;
-	for (; *subject && out->len - start < 52; subject++) {
+	/* as git's: at most 57 characters before ".patch", prefix included */
+	max = start - begin < 57 ? 57 - (start - begin) : 0;
+	for (; *subject && out->len - start < max; subject++) {
 		unsigned char c = (unsigned char)*subject;
 
 		if (isalnum(c) || c == '_' || (c == '.' && out->len > start &&

@@ -19,6 +19,8 @@ struct email_options {
 	const char *references;	/* "<a> <b>", or NULL */
 	const char *notes;	/* text between "---" and the diffstat */
 	const char *trailer_block;	/* extra lines after the message */
+	/* "base-commit: X\n" (and prerequisite-patch-id: lines) after the diff */
+	const char *base_info;
 };
 
 /* "[PATCH v2 1/3]" (or "[PATCH v2]" when total is 0) into out. */
@@ -43,7 +45,12 @@ int email_from_commit(git_repository *repo, git_commit *commit,
  */
 void email_mboxrd_append(struct strbuf *out, const char *text, size_t len);
 
-/* A safe file name for a patch: "0001-mm-fix-the-thing.patch". */
-void email_file_name(struct strbuf *out, size_t index, const char *subject);
+/*
+ * A safe file name for a patch, as git format-patch [-v N] names it:
+ * "0001-mm-fix-the-thing.patch", "v3-0001-mm-fix-the-thing.patch" (no
+ * "vN-" for v1, as git without -v), at most 63 characters.
+ */
+void email_file_name(struct strbuf *out, int version, size_t index,
+		     const char *subject);
 
 #endif

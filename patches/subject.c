@@ -136,7 +136,18 @@ struct tag {
 	int has_version, has_counter;
 	int out_of_range;
 	struct strbuf prefix;
+	struct strbuf *sent;	/* the words as written but vN and i/N */
 };
+
+/* Adds a word of a patch tag, as written, to what was sent. */
+static void sent_word(struct strbuf *sent, const char *w, size_t n)
+{
+	if (!sent)
+		return;
+	if (sent->len)
+		strbuf_addch(sent, ' ');
+	strbuf_add(sent, w, n);
+}
 
 /*
  * Reads the words of one [...] group into t.  Returns 1 when it is a
@@ -145,6 +156,7 @@ struct tag {
 static int tag_parse(const char *p, const char *end, struct tag *t)
 {
 	int patchy = 0, other = 0;
+	struct strbuf sent = STRBUF_INIT, *words = t->sent ? &sent : NULL;
 
 	while (p < end) {
 		const char *w, *we;
@@ -170,7 +182,11 @@ static int tag_parse(const char *p, const char *end, struct tag *t)
 			if (r < we && version_word(r, we - r, &t->version,
 						   &big)) {
 				t->has_version = 1;
-			} else if (r < we && big) {
+				sent_word(words, w, 5);	/* "PATCHv2": PATCH */
+				continue;
+			}
+			sent_word(words, w, n);
+			if (r < we && big) {
 				/* "PATCHv4294967297": kept, not read */
 				t->out_of_range = 1;
 				if (t->prefix.len)
@@ -186,11 +202,13 @@ static int tag_parse(const char *p, const char *end, struct tag *t)
 			if (w[2] == 'C' || w[2] == 'c')
 				t->rfc = 1;
 			patchy = 1;
+			sent_word(words, w, n);
 			continue;
 		}
 		if (n == 6 && !strncasecmp(w, "RESEND", 6)) {
 			t->resend = 1;
 			patchy = 1;
+			sent_word(words, w, n);
 			continue;
 		}
 		if (version_word(w, n, &t->version, &t->out_of_range)) {
@@ -205,15 +223,18 @@ static int tag_parse(const char *p, const char *end, struct tag *t)
 		if (t->prefix.len)
 			strbuf_addch(&t->prefix, ' ');
 		strbuf_add(&t->prefix, w, n);
+		sent_word(words, w, n);
 		other = 1;
 	}
-	if (patchy)
-		return 1;
 	/* "[v2]" or "[2/3]" next to a [PATCH] tag */
-	return !other && (t->has_version || t->has_counter);
+	patchy = patchy || (!other && (t->has_version || t->has_counter));
+	if (patchy && words && sent.len)
+		sent_word(t->sent, sent.buf, sent.len);
+	strbuf_release(&sent);
+	return patchy;
 }
 
-void subject_parse(struct subject *s, const char *subject)
+static void parse(struct subject *s, const char *subject, struct strbuf *sent)
 {
 	const char *p = subject, *title, *stop = NULL;
 	struct tag t;
@@ -223,6 +244,7 @@ void subject_parse(struct subject *s, const char *subject)
 	memset(&t, 0, sizeof(t));
 	strbuf_init(&t.prefix, 0);
 	t.version = 1;
+	t.sent = sent;
 
 	title = p = skip_space(p);
 	for (;;) {
@@ -292,4 +314,18 @@ void subject_parse(struct subject *s, const char *subject)
 	while (n && isspace((unsigned char)title[n - 1]))
 		n--;
 	s->title = xstrndup(title, n);
+}
+
+void subject_parse(struct subject *s, const char *subject)
+{
+	parse(s, subject, NULL);
+}
+
+void subject_sent_prefix(const char *subject, struct strbuf *out)
+{
+	struct subject s;
+
+	subject_init(&s);
+	parse(&s, subject, out);
+	subject_release(&s);
 }

@@ -43,4 +43,13 @@ void subject_release(struct subject *s);
 /* Parses a (decoded, unfolded) subject; never fails. */
 void subject_parse(struct subject *s, const char *subject);
 
+struct strbuf;
+/*
+ * The words of the subject's patch tags as written, without the
+ * version and the counter: what git format-patch's --subject-prefix
+ * was ("[RFC PATCH net-next v4 02/17] x" -> "RFC PATCH net-next",
+ * "[PATCHv2 1/3] x" -> "PATCH").  Appends nothing when there is no tag.
+ */
+void subject_sent_prefix(const char *subject, struct strbuf *out);
+
 #endif

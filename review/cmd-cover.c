@@ -239,7 +239,7 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 		r = file_text(ctx->repo, &s, v, file);
 		goto done_or_fail;
 	}
-	cover_subject_prefix(ctx->repo, &s, prefix, rfc, &pfx);
+	cover_subject_prefix(ctx->repo, &s, v, prefix, rfc, &pfx);
 	lore = repo_lore_url(ctx->repo);
 	co.prefix = pfx.buf;
 	co.lore_url = lore;

@@ -64,7 +64,7 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		goto fail;
-	cover_subject_prefix(ctx->repo, &s, prefix, rfc, &pfx);
+	cover_subject_prefix(ctx->repo, &s, v, prefix, rfc, &pfx);
 	fo.prefix = pfx.buf;
 	fo.no_results = no_results;
 	fo.cover_letter = no_cover ? 0 : cover;

@@ -5,6 +5,7 @@
 #include "review/changelog.h"
 #include "review/changes.h"
 #include "review/coverresults.h"
+#include "review/format.h"
 #include "review/stat.h"
 #include "review/template.h"
 #include "tools/lib/error.h"
@@ -12,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char cover_default_template[] =
 	"${body}\n"
@@ -27,6 +29,7 @@ const char cover_default_template[] =
 	"${diffstat}\n"
 	"---\n"
 	"base-commit: ${base_commit}\n"
+	"${prerequisites}\n"
 	"change-id: ${change_id}\n"
 	"\n"
 	"Best regards,\n"
@@ -39,13 +42,30 @@ void cover_letter_release(struct cover_letter *c)
 	strbuf_release(&c->body);
 }
 
+/* Whether the words of a prefix hold RFC ("RFC PATCH", "PATCH RFC"). */
+static int says_rfc(const char *p)
+{
+	while (*p) {
+		size_t n = strcspn(p, " \t");
+
+		if (n == 3 && !strncasecmp(p, "RFC", 3))
+			return 1;
+		p += n;
+		p += strspn(p, " \t");
+	}
+	return 0;
+}
+
 void cover_subject_prefix(git_repository *repo, const struct series *s,
+			  const struct series_version *v,
 			  const char *override, int rfc, struct strbuf *out)
 {
 	struct strbuf key = STRBUF_INIT;
 	char *conf = NULL;
 	const char *p = override;
 
+	if (!p && v && v->subject_prefix && *v->subject_prefix)
+		p = v->subject_prefix;
 	if (!p) {
 		strbuf_addf(&key, "respin.series.%s.subjectPrefix", s->name);
 		conf = repo_config_string(repo, key.buf, NULL);
@@ -54,7 +74,7 @@ void cover_subject_prefix(git_repository *repo, const struct series *s,
 						  NULL);
 		p = conf && *conf ? conf : "PATCH";
 	}
-	if (rfc && strncmp(p, "RFC", 3))
+	if (rfc && !says_rfc(p))
 		strbuf_addstr(out, "RFC ");
 	strbuf_addstr(out, p);
 	free(conf);
@@ -137,18 +157,50 @@ static const struct changelog_section *find_section(const struct series *s,
 	return NULL;
 }
 
+/*
+ * The newest recorded version numbered below k: the one a vk letter
+ * compares with and links to, v2 when v3 was never recorded.
+ */
 static const struct series_version *version_before(const struct series *s,
 						   int k)
+{
+	const struct series_version *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nr_versions; i++)
+		if (s->versions[i].number < k &&
+		    (!best || s->versions[i].number > best->number))
+			best = &s->versions[i];
+	return best;
+}
+
+static int version_recorded(const struct series *s, int k)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_versions; i++)
-		if (s->versions[i].number == k - 1)
-			return &s->versions[i];
-	return NULL;
+		if (s->versions[i].number == k)
+			return 1;
+	return 0;
 }
 
-/* Every "Changes in vK:" section from v down to v2. */
+/* "- Compared with v2 (v3 is not recorded):" */
+static void gap_note(struct strbuf *out, int from, int to)
+{
+	strbuf_addf(out, "- Compared with v%d (v%d", from, from + 1);
+	if (to - from > 2)
+		strbuf_addf(out, "..v%d", to - 1);
+	strbuf_addf(out, " %s not recorded):\n",
+		    to - from > 2 ? "are" : "is");
+}
+
+/*
+ * Every "Changes in vK:" section from v down to v2.  A recorded vK's
+ * section links the recorded version before it; v's also says what
+ * changed since then, and names that version when it is not v(K-1).
+ * A section of a version that is not recorded (the author's own text
+ * of it) gets no link: its predecessor is linked once, further up.
+ */
 static int add_changes(struct strbuf *out, git_repository *repo,
 		       const struct series *s, const struct series_version *v,
 		       const struct texts *tx, const char *lore_url)
@@ -157,22 +209,29 @@ static int add_changes(struct strbuf *out, git_repository *repo,
 
 	for (k = v->number; k >= 2; k--) {
 		const struct changelog_section *sec = find_section(s, tx, k);
-		const struct series_version *prev = version_before(s, k);
+		const struct series_version *prev = version_recorded(s, k) ?
+						    version_before(s, k) : NULL;
 		struct strbuf sect = STRBUF_INIT;
 
 		if (sec)
 			strbuf_add(&sect, sec->text.buf, sec->text.len);
 		if (k == v->number && prev) {
-			int r = changes_between(repo, s, prev, v, &sect);
+			struct strbuf items = STRBUF_INIT;
+			int r = changes_between(repo, s, prev, v, &items);
 
 			if (r < 0) {
+				strbuf_release(&items);
 				strbuf_release(&sect);
 				return r;
 			}
+			if (items.len && prev->number != k - 1)
+				gap_note(&sect, prev->number, k);
+			strbuf_add(&sect, items.buf, items.len);
+			strbuf_release(&items);
 		}
 		if (prev && prev->message_id)
-			strbuf_addf(&sect, "- Link to v%d: %s/%s/\n", k - 1,
-				    lore_url, prev->message_id);
+			strbuf_addf(&sect, "- Link to v%d: %s/%s/\n",
+				    prev->number, lore_url, prev->message_id);
 		if (sect.len)
 			strbuf_addf(out, "%sChanges in v%d:\n%s",
 				    out->len ? "\n" : "", k, sect.buf);
@@ -298,7 +357,7 @@ int cover_build(git_repository *repo, struct series *s,
 	struct email_options eo = { 0 };
 	git_signature *gsig = NULL;
 	const char *title, *body;
-	char base[GIT_OID_HEXSZ + 1] = "";
+	struct strbuf base = STRBUF_INIT, prereqs = STRBUF_INIT;
 	int r;
 
 	strbuf_init(&out->subject, 0);
@@ -332,8 +391,7 @@ int cover_build(git_repository *repo, struct series *s,
 	if (r < 0)
 		goto out;
 	strbuf_addf(&sig, "%s <%s>", gsig->name, gsig->email);
-	if (!git_oid_is_zero(&v->base))
-		git_oid_tostr(base, sizeof(base), &v->base);
+	format_base_info(repo, v, &base, &prereqs);
 	strbuf_addf(&version, "%d", v->number);
 	strbuf_addf(&npatches, "%zu", v->nr_patches);
 
@@ -354,7 +412,8 @@ int cover_build(git_repository *repo, struct series *s,
 			{ "benchmarks", bench.buf },
 			{ "shortlog", shortlog.buf },
 			{ "diffstat", diffstat.buf },
-			{ "base_commit", base },
+			{ "base_commit", base.buf },
+			{ "prerequisites", prereqs.buf },
 			{ "change_id", s->change_id },
 			{ "series", s->name },
 			{ "version", version.buf },
@@ -384,6 +443,8 @@ out:
 	strbuf_release(&origin);
 	strbuf_release(&version);
 	strbuf_release(&npatches);
+	strbuf_release(&base);
+	strbuf_release(&prereqs);
 	return r;
 }
 

@@ -34,11 +34,13 @@ int cover_build(git_repository *repo, struct series *s,
 void cover_letter_release(struct cover_letter *c);
 
 /*
- * The subject prefix: override when given, else git config
+ * The subject prefix: override when given, else the one v was sent
+ * with (a version from mail: "PATCH mm-unstable"), else git config
  * respin.series.NAME.subjectPrefix, else respin.subjectPrefix, else
- * "PATCH"; rfc puts "RFC " in front unless it is there already.
+ * "PATCH"; rfc puts "RFC " in front unless it says RFC already.
  */
 void cover_subject_prefix(git_repository *repo, const struct series *s,
+			  const struct series_version *v,
 			  const char *override, int rfc, struct strbuf *out);
 
 /* The built-in template, for documentation and tests. */

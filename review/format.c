@@ -154,10 +154,69 @@ static void notes_free(char **notes, size_t n)
 	free(notes);
 }
 
+/* The commit the sent base-commit names here, when it is one. */
+static int sent_base_commit(git_repository *repo, const char *hex,
+			    git_oid *out)
+{
+	git_object *obj = NULL;
+	size_t n = strlen(hex);
+	git_oid id;
+
+	if (n < 7 || n > GIT_OID_HEXSZ || strspn(hex, "0123456789abcdefABCDEF") != n ||
+	    git_oid_fromstrn(&id, hex, n) < 0 ||
+	    git_object_lookup_prefix(&obj, repo, &id, n, GIT_OBJECT_COMMIT) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_oid_cpy(out, git_object_id(obj));
+	git_object_free(obj);
+	return 1;
+}
+
+int format_base_info(git_repository *repo, const struct series_version *v,
+		     struct strbuf *base, struct strbuf *prereqs)
+{
+	git_oid sent;
+	const char *p;
+
+	if (v->sent_base && *v->sent_base) {
+		int here = sent_base_commit(repo, v->sent_base, &sent);
+
+		if (git_oid_is_zero(&v->base) || !here ||
+		    git_oid_equal(&sent, &v->base)) {
+			if (here)
+				strbuf_addstr(base, oid_short(&sent,
+							      GIT_OID_HEXSZ));
+			else
+				strbuf_addstr(base, v->sent_base);
+			for (p = v->sent_prereqs; p && *p; ) {
+				int n = (int)strcspn(p, "\n");
+
+				if (n)
+					strbuf_addf(prereqs, "prerequisite-"
+						    "patch-id: %.*s\n", n, p);
+				p += n + (p[n] == '\n');
+			}
+			return 0;
+		}
+	}
+	if (!git_oid_is_zero(&v->base))
+		strbuf_addstr(base, oid_short(&v->base, GIT_OID_HEXSZ));
+	return 0;
+}
+
+/* "v3-": git format-patch -v 3's file-name prefix; none for v1. */
+static void add_version_prefix(struct strbuf *name, int number)
+{
+	if (number > 1)
+		strbuf_addf(name, "v%d-", number);
+}
+
 int format_version(git_repository *repo, struct series *s,
 		   struct series_version *v, const struct format_options *o,
 		   struct format_result *res)
 {
+	struct strbuf base = STRBUF_INIT, base_info = STRBUF_INIT;
 	char *domain = id_domain(repo), *cover_id = NULL, **notes = NULL;
 	struct strbuf refs = STRBUF_INIT;
 	int cover = o->cover_letter < 0 ? v->nr_patches > 1 : o->cover_letter;
@@ -173,10 +232,22 @@ int format_version(git_repository *repo, struct series *s,
 	}
 	if (!o->no_results && results_notes(repo, v, &notes) < 0)
 		goto out;
+	if (!cover) {
+		struct strbuf prereqs = STRBUF_INIT;
+
+		format_base_info(repo, v, &base, &prereqs);
+		if (base.len)
+			strbuf_addf(&base_info, "base-commit: %s\n%s",
+				    base.buf, prereqs.buf);
+		strbuf_release(&prereqs);
+	}
 	if (cover) {
 		struct format_mail *m = add_mail(res);
+		struct strbuf name = STRBUF_INIT;
 
-		m->file_name = xstrdup("0000-cover-letter.patch");
+		add_version_prefix(&name, v->number);
+		strbuf_addstr(&name, "0000-cover-letter.patch");
+		m->file_name = strbuf_detach(&name, NULL);
 		m->message_id = make_message_id(s, v, 0, domain);
 		cover_id = m->message_id;
 		if (make_cover(repo, s, v, o, m->message_id, &m->text) < 0)
@@ -189,7 +260,7 @@ int format_version(git_repository *repo, struct series *s,
 		struct strbuf name = STRBUF_INIT;
 		git_commit *c = NULL;
 
-		email_file_name(&name, i + 1, v->patches[i].subject);
+		email_file_name(&name, v->number, i + 1, v->patches[i].subject);
 		m->file_name = strbuf_detach(&name, NULL);
 		m->message_id = make_message_id(s, v, i + 1, domain);
 		eo.prefix = o->prefix;
@@ -198,6 +269,9 @@ int format_version(git_repository *repo, struct series *s,
 		eo.total = cover || v->nr_patches > 1 ? v->nr_patches : 0;
 		eo.message_id = m->message_id;
 		eo.notes = notes ? notes[i] : NULL;
+		/* no cover letter: the first patch names the base, as git's */
+		if (!cover && i == 0)
+			eo.base_info = base_info.buf;
 		if (cover_id) {
 			eo.in_reply_to = cover_id;
 			eo.references = refs.buf;
@@ -225,6 +299,8 @@ out:
 	free(domain);
 	notes_free(notes, v->nr_patches);
 	strbuf_release(&refs);
+	strbuf_release(&base);
+	strbuf_release(&base_info);
 	return r;
 }
 

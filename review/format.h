@@ -10,7 +10,8 @@
  * when the same version is formatted again.
  */
 struct format_mail {
-	char *file_name;	/* "0000-cover-letter.patch", "0001-x.patch" */
+	/* "0000-cover-letter.patch", "0001-x.patch"; "v3-0001-x.patch" */
+	char *file_name;
 	char *message_id;	/* without <> */
 	struct strbuf text;
 };
@@ -26,6 +27,20 @@ struct format_result {
 	struct format_mail *mails;
 	size_t nr;
 };
+
+/*
+ * The base the mail names, as git format-patch --base writes it: the
+ * commit's hex into base, "prerequisite-patch-id: ID" lines into
+ * prereqs.  A version from mail names the base-commit (and the
+ * prerequisite patches) its author sent: when it has no commits, when
+ * it was applied on that commit, or when that commit is not in this
+ * repository (the base it was applied on here stands in for it).
+ * Applied on another commit while the author's is here too, it was
+ * moved on purpose, and its own base is named.  Other versions name
+ * their own base; a version with none names nothing.
+ */
+int format_base_info(git_repository *repo, const struct series_version *v,
+		     struct strbuf *base, struct strbuf *prereqs);
 
 int format_version(git_repository *repo, struct series *s,
 		   struct series_version *v, const struct format_options *o,

@@ -101,6 +101,13 @@ static int record_version(git_repository *repo, struct series *s,
 		{
 			size_t k = (size_t)(old - s->versions);
 
+			/* how it was sent stays (nv's are NULL) */
+			nv.subject_prefix = old->subject_prefix;
+			nv.sent_base = old->sent_base;
+			nv.sent_prereqs = old->sent_prereqs;
+			old->subject_prefix = old->sent_base = NULL;
+			old->sent_prereqs = NULL;
+
 			series_version_release(old);
 			memmove(old, old + 1, (s->nr_versions - k - 1) *
 				sizeof(*old));
@@ -271,6 +278,12 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 					   &(*keep)[*nkeep], report);
 		if (!r && !s->change_id && v->change_id)
 			s->change_id = xstrdup(v->change_id);
+		if (!r) {
+			struct series_version *sv = series_version_find(s, v->number);
+
+			if (sv && sv->loaded)
+				import_sent_info(&ms, vi, sv);
+		}
 		if (!r && v->cover >= 0) {
 			/* the cover letter: its title, then its text */
 			struct ms_detail *c = v->cover_part.d;

@@ -22,7 +22,8 @@ static void show_json(const struct series *s, const struct series_version *v,
 		      struct strbuf *out)
 {
 	struct json j;
-	size_t i;
+	const char *p;
+	size_t i, n;
 
 	json_init(&j, out, 1);
 	json_object_begin(&j);
@@ -52,6 +53,23 @@ static void show_json(const struct series *s, const struct series_version *v,
 		json_string(&j, v->message_id);
 	else
 		json_null(&j);
+	json_key(&j, "subject_prefix");
+	if (v->subject_prefix)
+		json_string(&j, v->subject_prefix);
+	else
+		json_null(&j);
+	json_key(&j, "sent_base");
+	if (v->sent_base)
+		json_string(&j, v->sent_base);
+	else
+		json_null(&j);
+	json_key(&j, "prerequisite_patch_ids");
+	json_array_begin(&j);
+	for (p = v->sent_prereqs; p && *p; p += n + (p[n] == '\n')) {
+		n = strcspn(p, "\n");
+		json_string_len(&j, p, n);
+	}
+	json_array_end(&j);
 	json_key(&j, "patches");
 	json_array_begin(&j);
 	for (i = 0; i < v->nr_patches; i++) {
@@ -76,6 +94,33 @@ static void show_json(const struct series *s, const struct series_version *v,
 	strbuf_addch(out, '\n');
 }
 
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* "v1..v3, v5": the versions recorded, a run of numbers as a range. */
+static void add_recorded(struct strbuf *out, const struct series *s)
+{
+	size_t i = 0, j;
+
+	while (i < s->nr_versions) {
+		for (j = i; j + 1 < s->nr_versions &&
+			    s->versions[j + 1].number ==
+			    s->versions[j].number + 1; j++)
+			;
+		strbuf_addf(out, "%sv%d", i ? ", " : "",
+			    s->versions[i].number);
+		if (j > i)
+			strbuf_addf(out, "..v%d", s->versions[j].number);
+		i = j + 1;
+	}
+}
+
 static void show_text(const struct series *s, const struct series_version *v,
 		      struct strbuf *out)
 {
@@ -83,9 +128,11 @@ static void show_text(const struct series *s, const struct series_version *v,
 	int width = n >= 100 ? 3 : n >= 10 ? 2 : 1;
 
 	strbuf_addf(out, "series     %s v%d", term_safe(s->name), v->number);
-	if (s->nr_versions > 1)
-		strbuf_addf(out, " (v%d..v%d recorded)", s->versions[0].number,
-			    s->versions[s->nr_versions - 1].number);
+	if (s->nr_versions > 1) {
+		strbuf_addstr(out, " (");
+		add_recorded(out, s);
+		strbuf_addstr(out, " recorded)");
+	}
 	strbuf_addch(out, '\n');
 	if (s->change_id)
 		strbuf_addf(out, "change-id  %s\n", term_safe(s->change_id));
@@ -102,6 +149,17 @@ static void show_text(const struct series *s, const struct series_version *v,
 		strbuf_addf(out, "source     %s\n", term_safe(v->source));
 	if (v->message_id)
 		strbuf_addf(out, "sent as    <%s>\n", term_safe(v->message_id));
+	if (v->subject_prefix)
+		strbuf_addf(out, "prefix     %s\n", term_safe(v->subject_prefix));
+	if (v->sent_base) {
+		size_t nr = count_lines(v->sent_prereqs);
+
+		strbuf_addf(out, "sent on    %s", term_safe(v->sent_base));
+		if (nr)
+			strbuf_addf(out, " and %zu prerequisite patch%s", nr,
+				    nr == 1 ? "" : "es");
+		strbuf_addch(out, '\n');
+	}
 	strbuf_addf(out, "patches    %zu\n\n", n);
 	for (i = 0; i < n; i++) {
 		const struct series_patch *p = &v->patches[i];

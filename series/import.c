@@ -3,6 +3,7 @@
 #include "patches/email.h"
 #include "patches/mail.h"
 #include "patches/patch.h"
+#include "patches/subject.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 
@@ -190,28 +191,93 @@ int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp)
 	return 0;
 }
 
-char *import_base_commit(struct mailset *ms, long vi)
+/* The hex digits at s ("bd517a84...") when there are at least 7: their end. */
+static const char *hex_end(const char *s)
+{
+	const char *e = s;
+
+	while (isxdigit((unsigned char)*e))
+		e++;
+	return e - s >= 7 && (!*e || isspace((unsigned char)*e)) ? e : NULL;
+}
+
+/*
+ * Where X starts in the "base-commit: X" line at the start of a line
+ * of v's cover letter or patches, or NULL.
+ */
+static const char *find_base_line(struct mailset *ms, long vi)
 {
 	struct ms_version *v = &ms->versions[vi];
 	long k;
 
 	for (k = -1; k < v->total; k++) {
 		struct ms_patch *p = k < 0 ? &v->cover_part : &v->patches[k];
-		const char *s, *e;
+		const char *s;
 
 		if (p->msg < 0 || !p->d || !p->d->body.len)
 			continue;
-		s = strstr(p->d->body.buf, "\nbase-commit: ");
-		if (!s)
-			continue;
-		s += 14;
-		e = s;
-		while (isxdigit((unsigned char)*e))
-			e++;
-		if (e - s >= 7)
-			return xstrndup(s, (size_t)(e - s));
+		for (s = p->d->body.buf; (s = strstr(s, "\nbase-commit: ")); s++)
+			if (hex_end(s + 14))
+				return s + 14;
 	}
 	return NULL;
+}
+
+char *import_base_commit(struct mailset *ms, long vi)
+{
+	const char *s = find_base_line(ms, vi);
+
+	return s ? xstrndup(s, (size_t)(hex_end(s) - s)) : NULL;
+}
+
+/* The "prerequisite-patch-id: X" lines right after the base-commit's. */
+static char *prereqs_after(const char *s)
+{
+	static const char key[] = "prerequisite-patch-id: ";
+	struct strbuf ids = STRBUF_INIT;
+
+	for (;;) {
+		const char *e;
+
+		s += strcspn(s, "\n");
+		if (*s++ != '\n' || strncmp(s, key, sizeof(key) - 1))
+			break;
+		s += sizeof(key) - 1;
+		e = hex_end(s);
+		if (!e)
+			break;
+		strbuf_add(&ids, s, (size_t)(e - s));
+		strbuf_addch(&ids, '\n');
+	}
+	if (!ids.len) {
+		strbuf_release(&ids);
+		return NULL;
+	}
+	return strbuf_detach(&ids, NULL);
+}
+
+void import_sent_info(struct mailset *ms, long vi, struct series_version *sv)
+{
+	const struct ms_version *v = &ms->versions[vi];
+	const char *base = find_base_line(ms, vi);
+	long head = v->cover >= 0 ? v->cover : v->total ? v->patches[0].msg : -1;
+
+	free(sv->subject_prefix);
+	free(sv->sent_base);
+	free(sv->sent_prereqs);
+	sv->subject_prefix = sv->sent_base = sv->sent_prereqs = NULL;
+	if (head >= 0 && ms->msgs[head].subject) {
+		struct strbuf pfx = STRBUF_INIT;
+
+		subject_sent_prefix(ms->msgs[head].subject, &pfx);
+		if (pfx.len)
+			sv->subject_prefix = strbuf_detach(&pfx, NULL);
+		strbuf_release(&pfx);
+	}
+	if (base) {
+		sv->sent_base = xstrndup(base, (size_t)(hex_end(base) - base));
+		sv->sent_prereqs = prereqs_after(base);
+	}
 }
 
 static int note_path(const git_diff_delta *delta, void *payload)

@@ -37,6 +37,12 @@ int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp);
 
 /* "base-commit: X" named in the cover letter or the patches, or NULL. */
 char *import_base_commit(struct mailset *ms, long vi);
+/*
+ * How loaded version vi was sent, into sv: its subject prefix (the tag
+ * of the cover letter, else of 1/N, without version and counter), and
+ * the base-commit: and prerequisite-patch-id: lines it named.
+ */
+void import_sent_info(struct mailset *ms, long vi, struct series_version *sv);
 
 /*
  * Applies the patches onto base and commits each; fills v's patches,

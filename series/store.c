@@ -63,6 +63,9 @@ void series_version_release(struct series_version *v)
 	free(v->base_ref);
 	free(v->source);
 	free(v->message_id);
+	free(v->subject_prefix);
+	free(v->sent_base);
+	free(v->sent_prereqs);
 	strbuf_release(&v->extra);
 	memset(v, 0, sizeof(*v));
 }
@@ -179,6 +182,20 @@ static char *one_line(const char *s)
 	return r;
 }
 
+/* One "prerequisite-patch-id ID" line an id of the list. */
+static void add_prereqs(struct strbuf *out, const char *ids)
+{
+	while (ids && *ids) {
+		int n = (int)strcspn(ids, "\r\n");
+
+		if (n)
+			strbuf_addf(out, "prerequisite-patch-id %.*s\n", n,
+				    ids);
+		ids += n;
+		ids += strspn(ids, "\r\n");
+	}
+}
+
 void series_version_format(const struct series_version *v, struct strbuf *out)
 {
 	size_t i;
@@ -205,6 +222,17 @@ void series_version_format(const struct series_version *v, struct strbuf *out)
 		add_line(out, "message-id", s);
 		free(s);
 	}
+	if (v->subject_prefix) {
+		s = one_line(v->subject_prefix);
+		add_line(out, "subject-prefix", s);
+		free(s);
+	}
+	if (v->sent_base) {
+		s = one_line(v->sent_base);
+		add_line(out, "sent-base", s);
+		free(s);
+	}
+	add_prereqs(out, v->sent_prereqs);
 	strbuf_add(out, v->extra.buf, v->extra.len);
 	for (i = 0; i < v->nr_patches; i++) {
 		const struct series_patch *p = &v->patches[i];
@@ -319,6 +347,21 @@ static int version_line(const char *key, size_t klen, const char *val,
 	} else if (key_is(key, klen, "message-id")) {
 		free(v->message_id);
 		v->message_id = xstrndup(val, vlen);
+	} else if (key_is(key, klen, "subject-prefix")) {
+		free(v->subject_prefix);
+		v->subject_prefix = xstrndup(val, vlen);
+	} else if (key_is(key, klen, "sent-base")) {
+		free(v->sent_base);
+		v->sent_base = xstrndup(val, vlen);
+	} else if (key_is(key, klen, "prerequisite-patch-id")) {
+		struct strbuf ids = STRBUF_INIT;
+
+		if (v->sent_prereqs)
+			strbuf_addstr(&ids, v->sent_prereqs);
+		strbuf_add(&ids, val, vlen);
+		strbuf_addch(&ids, '\n');
+		free(v->sent_prereqs);
+		v->sent_prereqs = strbuf_detach(&ids, NULL);
 	} else if (key_is(key, klen, "patch")) {
 		struct series_patch *p = series_version_add_patch(v);
 

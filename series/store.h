@@ -48,6 +48,15 @@ struct series_version {
 	int64_t recorded;
 	char *source;		/* where it came from, free text */
 	char *message_id;	/* the cover letter's (or 1/N's) Message-ID */
+	/*
+	 * As the version was sent, when it came from mail: the subject's
+	 * tag without version and counter ("PATCH mm-unstable", "RFC
+	 * PATCH"), the base-commit: it named (hex, as written) and its
+	 * prerequisite-patch-id: lines (the ids, one a line), or NULL.
+	 */
+	char *subject_prefix;
+	char *sent_base;
+	char *sent_prereqs;
 	struct series_patch *patches;
 	size_t nr_patches, alloc_patches;
 	/* lines this version of respin does not know, kept as they are */

@@ -295,12 +295,12 @@ test_expect_success 'the cover letter has the exact per-patch and bench tables' 
 '
 
 test_expect_success 'format: each patch carries its results below ---' '
-	respin format k -o mails >list && cat mails/0003-*.patch &&
-	sed -n "/^---$/,/^$/p" mails/0001-*.patch >notes1 &&
+	respin format k -o mails >list && cat mails/v2-0003-*.patch &&
+	sed -n "/^---$/,/^$/p" mails/v2-0001-*.patch >notes1 &&
 	test_grep "^respin: checkpatch 0E 0W; build ok, no new warnings; mm-ktap 2/3 (1 skip); ops +0.0% (n=5)$" notes1 &&
-	test_grep "^respin: checkpatch 0E 1W; build ok, no new warnings; mm-ktap 1/3, 1 failed (1 skip); ops +10.0% \* (n=5)$" mails/0003-*.patch &&
-	test_grep "^Results of respin check" mails/0000-cover-letter.patch &&
-	for f in mails/000[1-3]-*.patch; do
+	test_grep "^respin: checkpatch 0E 1W; build ok, no new warnings; mm-ktap 1/3, 1 failed (1 skip); ops +10.0% \* (n=5)$" mails/v2-0003-*.patch &&
+	test_grep "^Results of respin check" mails/v2-0000-cover-letter.patch &&
+	for f in mails/v2-000[1-3]-*.patch; do
 		test $(grep -c "^respin: " $f) = 1 &&
 		# never in the commit message: the line comes after the first ---
 		sed -n "1,/^---$/p" $f >message &&
@@ -311,20 +311,20 @@ test_expect_success 'format: each patch carries its results below ---' '
 test_expect_success 'format --no-results leaves them out' '
 	respin format k --no-results -o plain >/dev/null &&
 	test_grep ! "^respin: " plain/*.patch &&
-	test_grep ! "Results of respin check" plain/0000-cover-letter.patch
+	test_grep ! "Results of respin check" plain/v2-0000-cover-letter.patch
 '
 
 test_expect_success 'git am of the mails with results gives the same trees and messages' '
 	git init -q ../am && git -C ../am fetch -q "$PWD" mm-unstable &&
 	git -C ../am checkout -q FETCH_HEAD &&
-	(cd ../am && git am -q ../k/mails/000[1-3]-*.patch) &&
+	(cd ../am && git am -q ../k/mails/v2-000[1-3]-*.patch) &&
 	test "$(git -C ../am rev-parse HEAD^{tree})" = "$(git rev-parse v2^{tree})" &&
 	git -C ../am log --format=%B -3 >am.msgs && git log --format=%B -3 v2 >want.msgs &&
 	check_same want.msgs am.msgs
 '
 
 test_expect_success 'b4 am takes the mails with results: same patches and trailers' '
-	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" mails/0000-cover-letter.patch) &&
+	cover=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" mails/v2-0000-cover-letter.patch) &&
 	cat mails/*.patch >all.mbox && mkdir b4out &&
 	(cd b4out && b4 -n am -m ../all.mbox -o . "$cover" >../b4.log 2>&1) &&
 	test_grep "Total patches: 3" b4.log &&

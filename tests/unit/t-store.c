@@ -80,6 +80,10 @@ static void test_format(void)
 	p->author = xstrdup("A U Thor <author@example.org>");
 	strbuf_addstr(&p->extra, " future-patch-key 1\n");
 	v.message_id = xstrdup("20231221.1234-0-x@example.org");
+	v.subject_prefix = xstrdup("RFC PATCH mm-unstable");
+	v.sent_base = xstrdup("bd517a8442b6c6646a136421cd4c1b95bf4ce32b");
+	v.sent_prereqs = xstrdup("b953231ea1102dee0e99a793e2b0a4cc3524d6e4\n"
+				 "029435b7efc8ac3e9a49fd253c3a32c1ae6b625d\n");
 	strbuf_addstr(&v.extra, "future-key some value\n");
 	series_version_format(&v, &a);
 	ok(!series_version_parse_meta(&w, a.buf, a.len), "metadata parses");
@@ -94,6 +98,14 @@ static void test_format(void)
 	       "a patch's author round-trips");
 	is_str(w.message_id, "20231221.1234-0-x@example.org",
 	       "the version's Message-ID round-trips");
+	is_str(w.subject_prefix, "RFC PATCH mm-unstable",
+	       "the subject prefix as sent round-trips");
+	is_str(w.sent_base, "bd517a8442b6c6646a136421cd4c1b95bf4ce32b",
+	       "the base-commit as sent round-trips");
+	is_str(w.sent_prereqs, v.sent_prereqs,
+	       "the prerequisite-patch-ids round-trip, in order");
+	ok(strstr(a.buf, "\nprerequisite-patch-id 029435b7efc8ac3e9a49fd253c3a32c1ae6b625d\n") != NULL,
+	   "one line a prerequisite-patch-id");
 	series_version_release(&w);
 	memset(&w, 0, sizeof(w));
 	ok(series_version_parse_meta(&w, "patch 12\n", 9) < 0,

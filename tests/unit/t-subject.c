@@ -2,6 +2,7 @@
 /* Subject tags: versions, counters, prefixes, reply prefixes, titles. */
 #include "patches/subject.h"
 #include "tests/unit/tap.h"
+#include "tools/lib/strbuf.h"
 
 struct want {
 	const char *subject;
@@ -44,6 +45,41 @@ static const struct want cases[] = {
 	{ "  [PATCH v7 04/11]   spaces  ", 7, 4, 11, 1, 0, 0, 0, 0, NULL, "spaces" },
 };
 
+/* The tag as sent, for format to write it again. */
+static const char *const sent[][2] = {
+	{ "[PATCH v3 02/17] mm: do a thing", "PATCH" },
+	{ "[RFC PATCH v2 1/9] x: y", "RFC PATCH" },
+	{ "[PATCH RFC v2 1/9] x: y", "PATCH RFC" },
+	{ "[PATCH mm-unstable v3 1/7] mm: z", "PATCH mm-unstable" },
+	{ "[PATCH net-next v4 0/7] net: cover", "PATCH net-next" },
+	{ "[RFC PATCH net-next v4 02/17] net: foo", "RFC PATCH net-next" },
+	{ "[PATCH 6.1 v2 0/7] Backport Build ID fixes", "PATCH 6.1" },
+	{ "[PATCH v5 0/3 RESEND] sed-opal: keyrings", "PATCH RESEND" },
+	{ "[PATCHv2 1/3] glued", "PATCH" },
+	{ "[patch v5 10/12] lower case", "patch" },
+	{ "[PATCH 2/2 v3] late version", "PATCH" },
+	{ "[PATCH] [v2] split tags", "PATCH" },
+	{ "[EXT] Re: [PATCH v2 2/3] outlook", "PATCH" },
+	{ "Re: [PATCH for-6.5 v2 1/2] two words", "PATCH for-6.5" },
+	{ "[RFC] idea", "RFC" },
+	{ "[powerpc:next] BUILD SUCCESS 1234", "" },
+	{ "plain words", "" },
+};
+
+static void test_sent_prefix(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sent) / sizeof(sent[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		subject_sent_prefix(sent[i][0], &sb);
+		is_str(sb.buf, sent[i][1], "prefix as sent of \"%s\"",
+		       sent[i][0]);
+		strbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	size_t i;
@@ -67,5 +103,6 @@ int main(void)
 		is_str(s.title, w->title, "title of \"%s\"", w->subject);
 		subject_release(&s);
 	}
+	test_sent_prefix();
 	return done_testing();
 }
