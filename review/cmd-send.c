@@ -263,7 +263,7 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	}
 
-	cover_subject_prefix(ctx->repo, &s, NULL, 0, &pfx);
+	cover_subject_prefix(ctx->repo, &s, v, NULL, 0, &pfx);
 	fo.prefix = pfx.buf;
 	fo.cover_letter = -1;
 	lore = repo_lore_url(ctx->repo);
