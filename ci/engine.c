@@ -724,8 +724,23 @@ static int run_command(struct engine *e, const struct check *c, size_t i,
 		   status, res.seconds);
 	if (strcmp(status, "TIMEOUT"))
 		r = results_put(e->rs, &out, res.output.buf, res.output.len);
-	if (strcmp(status, "PASS"))
+	if (strcmp(status, "PASS")) {
 		e->failed++;
+		/* name it, with the end of what it printed */
+		if (res.timed_out)
+			strbuf_addf(&e->report, "%s at %zu/%zu: TIMEOUT after "
+				    "%.0f s\n", c->name, i, e->v->nr_patches,
+				    c->timeout);
+		else if (res.exited)
+			strbuf_addf(&e->report, "%s at %zu/%zu: FAIL (exit %d)\n",
+				    c->name, i, e->v->nr_patches, res.exit_code);
+		else
+			strbuf_addf(&e->report, "%s at %zu/%zu: FAIL (signal %d)\n",
+				    c->name, i, e->v->nr_patches, res.signal);
+		run_tail_lines(&e->report, res.output.buf, res.output.len, 5);
+		if (e->report.len && e->report.buf[e->report.len - 1] != '\n')
+			strbuf_addch(&e->report, '\n');
+	}
 	result_release(&out);
 	run_result_release(&res);
 	return r;
@@ -1058,8 +1073,17 @@ int engine_run(struct engine *e)
 			}
 			if (!r && c->kind != CHECK_BENCH) {
 				e->reused++;
-				if (strcmp(old.status, "PASS"))
+				if (strcmp(old.status, "PASS")) {
 					e->failed++;
+					strbuf_addf(&e->report, "%s at %zu/%zu: "
+						    "%s%s%s (stored, not run "
+						    "again)\n", c->name, i,
+						    e->v->nr_patches, old.status,
+						    old.summary && strcmp(old.summary,
+						    old.status) ? ": " : "",
+						    old.summary && strcmp(old.summary,
+						    old.status) ? old.summary : "");
+				}
 				result_release(&old);
 				strbuf_release(&key);
 				continue;

@@ -100,6 +100,19 @@ test_expect_success 'a failing subtest is a FAIL, whatever the exit code' '
 	test_grep "mm-fail at 1/3: FAIL" err
 '
 
+test_expect_success 'a failing command check is named, with its exit code and the end of its output' '
+	git config respin.check.cmdfail.kind command &&
+	git config respin.check.cmdfail.command "echo looked at mm/vmscan.c; echo broke here; exit 3" &&
+	test_when_finished "git config --remove-section respin.check.cmdfail" &&
+	test_expect_code 1 respin check k --only cmdfail --patch 2 >out 2>err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	test_grep "^cmdfail at 2/3: FAIL (exit 3)$" err &&
+	test_grep "^broke here$" err &&
+	test_expect_code 1 respin check k --only cmdfail --patch 2 >out 2>err &&
+	test_grep "^0 run, 1 reused, 1 failed$" out &&
+	test_grep "^cmdfail at 2/3: FAIL (stored, not run again)$" err
+'
+
 cat >"$TRASH/bench.sh" <<'EOB'
 #!/bin/sh
 # ops: 100 on the base, 10% more once vmscan_extra() exists, a little noise

@@ -51,10 +51,12 @@ test_expect_success 'report and summary: each on its own line, the summary last'
 	check_same want screen
 '
 
-test_expect_success 'a second run reuses both results: the summary alone, on its line' '
+test_expect_success 'a second run reuses both results: each failure named, then the summary' '
 	test_expect_code 1 on_tty "respin check s" &&
 	shown >screen &&
-	echo "0 run, 2 reused, 2 failed" >want &&
+	printf "%s\n" "build at 0/1: FAIL (stored, not run again)" \
+		"build at 1/1: FAIL (stored, not run again)" \
+		"0 run, 2 reused, 2 failed" >want &&
 	check_same want screen
 '
 
