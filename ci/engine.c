@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,12 +140,29 @@ static void progress(struct engine *e, size_t i, const struct check *c,
 
 	if (!e->progress)
 		return;
+	struct strbuf line = STRBUF_INIT;
+	struct winsize ws;
+	size_t cols = 0, k, shown = 0;
+
 	if (!e->started)
 		e->started = now;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%lds)", i,
-		e->v->nr_patches, term_safe(c->name), term_safe(what),
-		(long)(now - e->started));
+	strbuf_addf(&line, "[%zu/%zu] %s: %s (%lds)", i, e->v->nr_patches,
+		    term_safe(c->name), term_safe(what),
+		    (long)(now - e->started));
+	/* one line that fits: a wrapped one could not be cleared in place */
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
+		cols = ws.ws_col - 1;
+	for (k = 0; cols && k < line.len; k++) {
+		if (((unsigned char)line.buf[k] & 0xc0) == 0x80)
+			continue;	/* inside a UTF-8 character */
+		if (shown++ == cols) {
+			strbuf_setlen(&line, k);
+			break;
+		}
+	}
+	fprintf(stderr, "\r\033[K%s", line.buf);
 	fflush(stderr);
+	strbuf_release(&line);
 }
 
 static void add_env(char **env, size_t *n, const char *fmt, ...)

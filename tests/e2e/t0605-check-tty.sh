@@ -36,6 +36,16 @@ test_expect_success 'the progress line is drawn on a terminal, then cleared' '
 	test_grep ! "\[[01]/1\] build" screen
 '
 
+test_expect_success 'a narrow terminal: the progress line is cut to fit, never wraps' '
+	git config respin.check.slow.kind command &&
+	git config respin.check.slow.command "sleep 0.2" &&
+	test_when_finished "git config --remove-section respin.check.slow" &&
+	on_tty "stty cols 20; respin check s --only slow" &&
+	tr "\r" "\n" <tty.raw | sed "s/^\x1b\[K//" | grep "^\[" >lines &&
+	test_grep "^\[1/1\] slow: checkin$" lines &&
+	awk "length > 19 { bad = 1 } END { exit bad }" lines
+'
+
 test_expect_success 'report and summary: each on its own line, the summary last' '
 	cat >want <<-\EOW &&
 	build at 0/1: build failed; the last lines:
