@@ -83,6 +83,24 @@ static void text_trailers(struct strbuf *out, const struct ms_detail *p,
 			    term_safe(cover->reply_trailers.items[i].value));
 }
 
+/* "! report by kernel test robot <lkp@intel.com>: build errors, LINK" */
+static void text_reports(struct strbuf *out, const struct ms_detail *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->bot_reports.nr; i++) {
+		const struct bot_report *r = &p->bot_reports.items[i];
+
+		strbuf_addf(out, "      ! report by %s", term_safe(r->who));
+		if (r->what)
+			strbuf_addf(out, ": %s", term_safe(r->what));
+		if (r->link)
+			strbuf_addf(out, "%s%s", r->what ? ", " : ": ",
+				    term_safe(r->link));
+		strbuf_addch(out, '\n');
+	}
+}
+
 static void text_replies(struct strbuf *out, const struct mailset *ms,
 			 const struct ms_detail *p)
 {
@@ -129,6 +147,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			strbuf_addf(out, "    %*d/%d %s\n", v->total >= 10 ? 2 : 1,
 				    0, v->total,
 				    term_safe(ms->msgs[v->cover].tags.title));
+			text_reports(out, v->cover_part.d);
 			text_replies(out, ms, v->cover_part.d);
 		}
 		for (k = 0; k < v->total; k++) {
@@ -149,6 +168,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			strbuf_addch(out, '\n');
 			text_trailers(out, p->d, v->cover >= 0 ?
 				      v->cover_part.d : NULL);
+			text_reports(out, p->d);
 			text_replies(out, ms, p->d);
 		}
 	}
@@ -165,6 +185,23 @@ static void json_trailers(struct json *j, const char *key,
 		json_object_begin(j);
 		json_string_member(j, "key", tl->items[i].key);
 		json_string_member(j, "value", tl->items[i].value);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void json_reports(struct json *j, const struct bot_report_list *l)
+{
+	size_t i;
+
+	json_key(j, "bot_reports");
+	json_array_begin(j);
+	for (i = 0; i < l->nr; i++) {
+		json_object_begin(j);
+		json_string_member(j, "from", l->items[i].who);
+		json_string_member(j, "what", l->items[i].what);
+		json_string_member(j, "link", l->items[i].link);
+		json_string_member(j, "message_id", l->items[i].message_id);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -200,6 +237,7 @@ static void json_part(struct json *j, const struct mailset *ms,
 					   oid_short(&d->patch_id, 40));
 		json_trailers(j, "trailers", &d->pm.trailers);
 		json_trailers(j, "reply_trailers", &d->reply_trailers);
+		json_reports(j, &d->bot_reports);
 		json_key(j, "replies");
 		json_array_begin(j);
 		for (i = 0; i < d->nr_replies; i++) {

@@ -5,7 +5,7 @@
  * of a commit message (the input as a body without a diff, and with
  * "---" and a small diff after it).
  */
-#include "patches/patchmail.h"
+#include "patches/reply.h"
 #include "tests/fuzz/fuzz.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
