@@ -302,14 +302,14 @@ struct scan {
 	int paste_tagged;	/* a tag line in its message so far */
 	int bot_tags;		/* in a bot's tag block */
 	/*
-	 * An indented paragraph of tags alone ("    Acked-by: X") after
-	 * one at the margin is a reviewer setting the tags off: they are
-	 * held here until the paragraph ends.
+	 * An indented paragraph of tags alone ("    Acked-by: X") right
+	 * under the reply's own words is a reviewer setting the tags off:
+	 * they are held here until the paragraph ends.
 	 */
 	struct trailer_list held;
 	int para_indented_tags;	/* every line so far an indented tag */
-	int prev_indented;	/* the paragraph before was indented */
-	int para_indented;	/* every line so far indented */
+	int para_prose;		/* every line so far the reply's, at the margin */
+	int prev_prose;		/* so was the paragraph before */
 	int in_para;
 	char *what;
 };
@@ -352,7 +352,7 @@ static void para_begin(struct scan *s)
 	s->in_para = 1;
 	s->para = s->given->nr;
 	s->para_indented_tags = 1;
-	s->para_indented = 1;
+	s->para_prose = 1;
 }
 
 /* The end of a paragraph: its held tags are given, or dropped. */
@@ -366,14 +366,14 @@ static void para_end(struct scan *s)
 	for (i = 0; i < s->held.nr; i++) {
 		struct trailer *t = &s->held.items[i];
 
-		if (s->para_indented_tags && !s->prev_indented)
+		if (s->para_indented_tags && s->prev_prose)
 			trailer_list_add(s->given, t->key, strlen(t->key),
 					 t->value, strlen(t->value));
 	}
 	trailer_list_release(&s->held);
-	s->prev_indented = s->para_indented;
+	s->prev_prose = s->para_prose;
 	s->para_indented_tags = 0;
-	s->para_indented = 0;
+	s->para_prose = 0;
 }
 
 static void blank_line(struct scan *s)
@@ -421,15 +421,17 @@ static void tag_line(struct scan *s, const char *p, const char *e)
 	ok = trailer_line_parse(q, e, &key, &klen, &val) &&
 	     reply_trailer_ok(key, klen, val, e);
 	if (q == p) {
-		s->para_indented_tags = s->para_indented = 0;
+		s->para_indented_tags = 0;
 		if (ok)
 			trailer_list_add(s->given, key, klen, val,
 					 (size_t)(e - val));
-	} else if (!ok) {
-		s->para_indented_tags = 0;
-	} else if (s->para_indented_tags) {
-		trailer_list_add(&s->held, key, klen, val, (size_t)(e - val));
+		return;
 	}
+	s->para_prose = 0;
+	if (!ok)
+		s->para_indented_tags = 0;
+	else if (s->para_indented_tags)
+		trailer_list_add(&s->held, key, klen, val, (size_t)(e - val));
 }
 
 /* A line not quoted, no part of a paste or a diff. */
@@ -439,13 +441,13 @@ static void reply_line(struct scan *s, const char *p, const char *e,
 	if (line_is(p, e, "---")) {
 		/* right under a paragraph: the end of a pasted message */
 		s->sep_cut = starts_para ? -1 : (long)s->para;
-		s->para_indented_tags = s->para_indented = 0;
+		s->para_indented_tags = 0;
 		return;
 	}
 	if (bot_asks(p, e)) {
 		bot_report_new(s);
 		s->bot_tags = 1;
-		s->para_indented_tags = s->para_indented = 0;
+		s->para_indented_tags = 0;
 		return;
 	}
 	if (s->bot_tags) {
@@ -488,8 +490,8 @@ static void scan_lines(struct scan *s, const char *body, const char *end)
 		while (q < e && (*q == ' ' || *q == '\t'))
 			q++;
 		if (q < e && *q == '>') {
-			s->para_indented = 0;
 			para_end(s);
+			s->prev_prose = 0;
 			s->paste = PASTE_NONE;
 			s->sep_cut = -1;
 			s->bot_tags = 0;
@@ -502,7 +504,7 @@ static void scan_lines(struct scan *s, const char *body, const char *end)
 			continue;
 		}
 		if (patchmail_diff_starts(p, end)) {
-			s->para_indented_tags = s->para_indented = 0;
+			s->para_indented_tags = s->para_prose = 0;
 			para_end(s);
 			if (s->paste == PASTE_NONE && s->sep_cut >= 0)
 				given_cut(s->given, (size_t)s->sep_cut);
@@ -516,11 +518,13 @@ static void scan_lines(struct scan *s, const char *body, const char *end)
 			prev_blank = after_diff = 1;
 			continue;
 		}
-		if (s->paste != PASTE_NONE && paste_line(s, p, e))
+		if (s->paste != PASTE_NONE && paste_line(s, p, e)) {
+			s->para_indented_tags = s->para_prose = 0;
 			continue;
+		}
 		if (commit_header(p, e, end) || format_patch_from(p, e) ||
 		    scissors(p, e)) {
-			s->para_indented_tags = s->para_indented = 0;
+			s->para_indented_tags = s->para_prose = 0;
 			para_end(s);
 			paste_begin(s);
 			continue;

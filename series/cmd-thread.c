@@ -6,6 +6,7 @@
  * per patch and trailers per patch.
  */
 #include "series/mailset.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -101,6 +102,23 @@ static void text_reports(struct strbuf *out, const struct ms_detail *p)
 	}
 }
 
+/* "! lost Reviewed-by: X (on v3 2/3, unchanged since)" under patch k */
+static void text_lost(struct strbuf *out, const struct trailerdiff *td,
+		      long k)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; td && i < td->nr; i++) {
+		if (td->items[i].b != (size_t)k)
+			continue;
+		strbuf_reset(&line);
+		trailerdiff_describe(td, &td->items[i], &line);
+		strbuf_addf(out, "      ! %s\n", term_safe(line.buf));
+	}
+	strbuf_release(&line);
+}
+
 static void text_replies(struct strbuf *out, const struct mailset *ms,
 			 const struct ms_detail *p)
 {
@@ -114,8 +132,40 @@ static void text_replies(struct strbuf *out, const struct mailset *ms,
 	}
 }
 
+/*
+ * What each version of series si lost against the one before it (the
+ * first: nothing); its versions are loaded.  Free with lost_free().
+ */
+static struct trailerdiff *series_lost(const struct mailset *ms, long si)
+{
+	const struct ms_series *s = &ms->series[si];
+	struct trailerdiff *lost = xcalloc(s->nr + 1, sizeof(*lost));
+	struct trailerdiff_version prev, cur;
+	size_t i;
+
+	trailerdiff_version_init(&prev, 0);
+	for (i = 0; i < s->nr; i++) {
+		trailerdiff_version_from_mailset(&cur, ms, s->versions[i]);
+		if (i)
+			trailerdiff_compute(&lost[i], &prev, &cur);
+		trailerdiff_version_release(&prev);
+		prev = cur;
+	}
+	trailerdiff_version_release(&prev);
+	return lost;
+}
+
+static void lost_free(struct trailerdiff *lost, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; lost && i < nr; i++)
+		trailerdiff_release(&lost[i]);
+	free(lost);
+}
+
 static void text_series(struct strbuf *out, const struct mailset *ms,
-			long si, int details)
+			long si, int details, const struct trailerdiff *lost)
 {
 	const struct ms_series *s = &ms->series[si];
 	const struct ms_version *last = &ms->versions[s->versions[s->nr - 1]];
@@ -168,6 +218,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			strbuf_addch(out, '\n');
 			text_trailers(out, p->d, v->cover >= 0 ?
 				      v->cover_part.d : NULL);
+			text_lost(out, lost ? &lost[i] : NULL, k);
 			text_reports(out, p->d);
 			text_replies(out, ms, p->d);
 		}
@@ -215,8 +266,22 @@ static void json_msg(struct json *j, const struct ms_msg *m)
 	json_int_member(j, "date", m->date);
 }
 
+static void json_lost(struct json *j, const struct trailerdiff *td,
+		      long k)
+{
+	size_t i;
+
+	json_key(j, "lost_trailers");
+	json_array_begin(j);
+	for (i = 0; td && i < td->nr; i++)
+		if (td->items[i].b == (size_t)k)
+			trailerdiff_lost_json(j, td, &td->items[i]);
+	json_array_end(j);
+}
+
 static void json_part(struct json *j, const struct mailset *ms,
-		      const struct ms_patch *p, int index, int details)
+		      const struct ms_patch *p, int index, int details,
+		      const struct trailerdiff *lost)
 {
 	size_t i;
 
@@ -237,6 +302,8 @@ static void json_part(struct json *j, const struct mailset *ms,
 					   oid_short(&d->patch_id, 40));
 		json_trailers(j, "trailers", &d->pm.trailers);
 		json_trailers(j, "reply_trailers", &d->reply_trailers);
+		if (index > 0)
+			json_lost(j, lost, index - 1);
 		json_reports(j, &d->bot_reports);
 		json_key(j, "replies");
 		json_array_begin(j);
@@ -251,7 +318,7 @@ static void json_part(struct json *j, const struct mailset *ms,
 }
 
 static void json_series(struct json *j, const struct mailset *ms, long si,
-			int details)
+			int details, const struct trailerdiff *lost)
 {
 	const struct ms_series *s = &ms->series[si];
 	size_t i;
@@ -274,13 +341,14 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 				(int64_t)count_replies(ms, s->versions[i]));
 		json_key(j, "cover");
 		if (v->cover >= 0)
-			json_part(j, ms, &v->cover_part, 0, details);
+			json_part(j, ms, &v->cover_part, 0, details, NULL);
 		else
 			json_null(j);
 		json_key(j, "patches");
 		json_array_begin(j);
 		for (k = 0; k < v->total; k++)
-			json_part(j, ms, &v->patches[k], (int)k + 1, details);
+			json_part(j, ms, &v->patches[k], (int)k + 1, details,
+				  lost ? &lost[i] : NULL);
 		json_array_end(j);
 		json_object_end(j);
 	}
@@ -318,6 +386,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 	struct mailset ms;
 	struct strbuf out = STRBUF_INIT;
 	const char *want = NULL;
+	struct trailerdiff *lost = NULL;
 	long only = -1;
 	size_t i;
 
@@ -365,6 +434,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 			if (r < 0)
 				goto fail;
 		}
+		lost = series_lost(&ms, only);
 	}
 	if (json) {
 		struct json j;
@@ -377,7 +447,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		json_array_begin(&j);
 		for (i = 0; i < ms.nr_series; i++)
 			if (only < 0 || (long)i == only)
-				json_series(&j, &ms, (long)i, only >= 0);
+				json_series(&j, &ms, (long)i, only >= 0, lost);
 		json_array_end(&j);
 		json_key(&j, "notes");
 		json_array_begin(&j);
@@ -398,7 +468,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 	} else {
 		for (i = 0; i < ms.nr_series; i++)
 			if (only < 0 || (long)i == only)
-				text_series(&out, &ms, (long)i, only >= 0);
+				text_series(&out, &ms, (long)i, only >= 0,
+					    lost);
 		if (only < 0)
 			strbuf_addf(&out, "%zu series in %zu messages\n",
 				    ms.nr_series, ms.nr_msgs);
@@ -410,6 +481,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 fail:
 	r = error_report(r);
 out:
+	if (lost)
+		lost_free(lost, ms.series[only].nr);
 	strbuf_release(&out);
 	mailset_release(&ms);
 	mail_source_free(src);

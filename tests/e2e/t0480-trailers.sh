@@ -119,4 +119,129 @@ test_expect_success 'thread: a commit pasted into a reply gives no trailers; the
 	test_grep ! "Indented" out
 '
 
+# v4 of spinlock-oops with the Reviewed-by of 2/3 left out: the patch is
+# the same as v3's 2/3 (one patch-id), so the tag was lost.
+sed '/^Message-Id: <20190813031314.1828-3-cmr@informatik.wtf>/,/^From mboxrd/{/^Reviewed-by: Andrew Donnellan/d}' \
+	"$MAIL"/spinlock-oops/v4.mbox >v4-lost.mbox
+cat "$MAIL"/spinlock-oops/v3.mbox v4-lost.mbox >lost.mbox
+LOST='lost Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com> (on v3 2/3, unchanged since)'
+
+test_expect_success 'thread: a tag an unchanged patch lost is flagged under it' '
+	respin thread lost.mbox 20190813031314.1828-1-cmr@informatik.wtf >out &&
+	sed -n "/^  v4 /,\$p" out >v4 &&
+	grep -A2 "^    2/3 powerpc/spinlocks: Rename SPLPAR-only spinlocks" v4 >p2 &&
+	test_grep "^      ! $LOST$" p2 &&
+	test "$(grep -c "! lost" out)" = 1
+'
+
+test_expect_success 'thread: nothing lost in the real spinlock-oops v1..v4' '
+	respin thread spin.mbox 20190813031314.1828-1-cmr@informatik.wtf >out &&
+	test_grep ! "! lost" out
+'
+
+test_expect_success 'thread --json: lost_trailers' '
+	respin thread --json lost.mbox 20190813031314.1828-1-cmr@informatik.wtf >out &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my \$v = \$d->{series}[0]{versions}[1];
+		exit 2 unless \$v->{version} == 4;
+		my \$l = \$v->{patches}[1]{lost_trailers};
+		exit 3 unless @\$l == 1;
+		exit 4 unless \$l->[0]{key} eq q(Reviewed-by) &&
+			\$l->[0]{value} =~ /^Andrew Donnellan <ajd.linux.ibm.com>\$/;
+		exit 5 unless \$l->[0]{version} == 3 && \$l->[0]{index} == 2 &&
+			\$l->[0]{where} eq q(patch);
+		exit 6 unless @{\$v->{patches}[0]{lost_trailers}} == 0;
+		exit 7 unless @{\$d->{series}[0]{versions}[0]{patches}[1]{lost_trailers}} == 0;
+	" <out
+'
+
+test_expect_success 'thread: a tag given in a reply to v1 and missing from the same v2' '
+	{
+		patch_mail 1 g1@example.org &&
+		reply_mail g1r@example.org g1@example.org <<-\EOM &&
+		Looks good.
+
+		Reviewed-by: Real Reviewer <real@example.org>
+		EOM
+		PM_SUBJECT="[PATCH v2] mm: change 1" patch_mail 1 g2@example.org
+	} >given.mbox &&
+	respin thread given.mbox g2@example.org >out &&
+	test_grep "^      ! lost Reviewed-by: Real Reviewer <real@example.org> (given to v1 1/1 in a reply, unchanged since)$" out
+'
+
+test_expect_success 'diff: the lost tag beside the patch pair (two mailboxes)' '
+	respin diff -s "$MAIL"/spinlock-oops/v3.mbox v4-lost.mbox >out &&
+	grep -A1 "^2:  [0-9a-f]* [!=] 2:  [0-9a-f]* powerpc/spinlocks: Rename SPLPAR-only spinlocks$" out >pair &&
+	test_grep "^    trailers: $LOST$" pair &&
+	test "$(grep -c "trailers:" out)" = 1
+'
+
+git init -q repo && cd repo && git commit -q --allow-empty -m init
+
+test_expect_success 'diff and cover of recorded versions: the lost tag' '
+	respin import s ../lost.mbox --mail-only --all >/dev/null &&
+	respin diff -s s v3 v4 >out &&
+	grep -A1 "^2:  [0-9a-f]* [!=] 2:  [0-9a-f]* powerpc/spinlocks: Rename SPLPAR-only spinlocks$" out >pair &&
+	test_grep "^    trailers: $LOST$" pair &&
+	respin cover s@v4 >letter 2>err &&
+	test_grep "^warning: v4 2/3 $LOST$" err &&
+	test_grep ! "lost" letter &&
+	respin cover s@v3 >letter 2>err &&
+	test_grep ! "lost" err
+'
+
+test_expect_success 'diff --json and cover --json: lost_trailers' '
+	respin diff --json s v3 v4 >out &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my @l = map { @{\$_->{lost_trailers}} } @{\$d->{pairs}};
+		exit 2 unless @l == 1 && \$l[0]{key} eq q(Reviewed-by) &&
+			\$l[0]{index} == 2 && \$l[0]{version} == 3;
+	" <out &&
+	respin cover --json s@v4 >out 2>err &&
+	test_grep ! "lost" err &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my \$l = \$d->{lost_trailers};
+		exit 2 unless @\$l == 1 && \$l->[0]{patch} == 2 &&
+			\$l->[0]{text} =~ /^lost Reviewed-by: Andrew Donnellan/;
+	" <out
+'
+
+test_expect_success 'cover --edit: the lost tag is a comment line of the template' '
+	cat >"$TRASH/editor.sh" <<-EOE &&
+	#!/bin/sh
+	cp "\$1" "$TRASH/seed.txt"
+	EOE
+	chmod +x "$TRASH/editor.sh" &&
+	GIT_EDITOR="$TRASH/editor.sh" respin cover s@v4 --edit >out &&
+	test_grep "^# v4 2/3 $LOST$" "$TRASH/seed.txt"
+'
+
+test_expect_success 'cover: a tag given in a reply to v1 is recorded on import, and flagged for v2' '
+	respin import g ../given.mbox --mail-only --all >out &&
+	git show refs/respin/series/g:v1/given-trailers >given &&
+	test_grep "^1 Reviewed-by: Real Reviewer <real@example.org>$" given &&
+	respin cover g@v2 >letter 2>err &&
+	test_grep "^warning: v2 1/1 lost Reviewed-by: Real Reviewer <real@example.org> (given to v1 1/1 in a reply, unchanged since)$" err
+'
+
+test_expect_success 'import again after new replies: their tags are recorded' '
+	{
+		cat ../given.mbox &&
+		reply_mail g1r2@example.org g1@example.org <<-\EOM
+		Tested on my box.
+
+		Tested-by: A Tester <tester@example.org>
+		EOM
+	} >../given2.mbox &&
+	respin import g ../given2.mbox --mail-only --all >out &&
+	test_grep "^g v1: tags given in replies recorded (2)$" out &&
+	git show refs/respin/series/g:v1/given-trailers >given &&
+	test_grep "^1 Tested-by: A Tester <tester@example.org>$" given &&
+	respin import g ../given2.mbox --mail-only --all >out &&
+	test_grep ! "tags given" out
+'
+
 test_done
