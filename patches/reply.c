@@ -238,6 +238,8 @@ static void report_tag(struct bot_report *r, const char *key, size_t klen,
 
 	while (e > v && isspace((unsigned char)e[-1]))
 		e--;
+	if (e == v)
+		return;
 	if (klen >= 11 && !strncasecmp(key, "Reported-", 9) &&
 	    !strncasecmp(key + klen - 3, "-by", 3)) {
 		if (r->who) {

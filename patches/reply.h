@@ -17,8 +17,9 @@
  *     "@@ -a,b +c,d @@" line to the end of its last hunk (by the hunk
  *     counts; a hunk cut short ends at the first line that cannot be
  *     one of its lines), with git's "-- " and version line after it;
- *   - the patch a diff belongs to: the paragraph of tags right above a
- *     "---" line that a diff follows, or right above the diff itself;
+ *   - the patch a diff belongs to: the paragraph of tags right on a
+ *     "---" line that a diff follows, or right on the diff itself (a
+ *     blank line between them and the tags are the reply's again);
  *   - a commit: a "commit <7..40 hex>" line followed by "Author:" or
  *     "Merge:" (git log, git show), a "From <40 hex>" line (git
  *     format-patch) or a scissors line ("-- >8 --", "---8<---"): its
@@ -26,6 +27,12 @@
  *     first line back at the margin, one at the margin ends at the
  *     blank line after its first paragraph with a tag, or at its "---";
  *     a quoted line ends any of them.
+ *
+ * Indented tags are given only as a paragraph of tags alone right
+ * under a paragraph of the reply's own words ("feel free to have my:"
+ * over "    Acked-by: X"); indented under quoted or pasted text, or
+ * among other indented lines (a commit message pasted without its
+ * header), they are not.
  *
  * A bot's boilerplate ("If you fix the issue ..., kindly add following
  * tag(s)", syzbot's "please add the following tag to the commit") is
