@@ -10,6 +10,7 @@
 #include "series/patchtexts.h"
 #include "series/rangediff.h"
 #include "series/store.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -80,6 +81,34 @@ static int is_mail_source(const char *arg)
 	       !strncmp(arg, "notmuch:", 8) || !strcmp(arg, "-");
 }
 
+#define TRAILERS_PREFIX "    trailers: "
+
+/* After a pairing line: the tags its vB patch lost (trailerdiff.h). */
+static void trailers_after_line(const struct trailerdiff *td,
+				const struct rangediff_pair *p,
+				struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; p->b >= 0 && i < td->nr; i++) {
+		if (td->items[i].b != (size_t)p->b)
+			continue;
+		strbuf_addstr(out, TRAILERS_PREFIX);
+		trailerdiff_describe(td, &td->items[i], out);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* What goes under a pairing line: results (when on), lost tags. */
+struct diff_results;
+struct diff_after {
+	const struct diff_results *dr;	/* NULL: no results */
+	const struct trailerdiff *td;
+};
+
+static int after_line(const struct rangediff *rd, size_t k,
+		      struct strbuf *out, void *data);
+
 /* respin diff A.mbox B.mbox, or respin diff ALL.mbox */
 static int diff_mail(git_repository *repo, int argc, const char **argv,
 		     int creation_factor, unsigned flags, struct strbuf *out)
@@ -90,10 +119,14 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 	size_t nmp[2] = { 0, 0 }, nrd[2] = { 0, 0 };
 	struct rangediff_patch *rp[2] = { NULL, NULL };
 	struct rangediff rd = { 0 };
+	struct trailerdiff td = { 0 };
+	struct trailerdiff_version tv[2];
 	long series[2], vi[2];
 	int k, r;
 
 	memset(ms, 0, sizeof(ms));
+	trailerdiff_version_init(&tv[0], 0);
+	trailerdiff_version_init(&tv[1], 0);
 	r = open_mail(repo, argv[0], &src[0], &ms[0], &series[0]);
 	if (!r && argc == 2)
 		r = open_mail(repo, argv[1], &src[1], &ms[1], &series[1]);
@@ -122,13 +155,22 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 			r = rangediff_patches_from_mail(mp[k], nmp[k], &rp[k], &nrd[k],
 					      mail_source_describe(argc == 2 ?
 							src[k] : src[0]));
+		if (!r)
+			trailerdiff_version_from_mailset(&tv[k], m, vi[k]);
 	}
 	if (!r)
 		r = rangediff_compute(rp[0], nrd[0], rp[1], nrd[1],
 				      creation_factor, &rd);
-	if (!r)
-		r = rangediff_print(&rd, flags, out);
+	if (!r) {
+		struct diff_after da = { NULL, &td };
+
+		trailerdiff_compute(&td, &tv[0], &tv[1]);
+		r = rangediff_print_with(&rd, flags, out, after_line, &da);
+	}
 out:
+	trailerdiff_release(&td);
+	trailerdiff_version_release(&tv[0]);
+	trailerdiff_version_release(&tv[1]);
 	rangediff_release(&rd);
 	for (k = 0; k < 2; k++) {
 		rangediff_patches_free(rp[k], nrd[k]);
@@ -241,6 +283,19 @@ static int results_after_line(const struct rangediff *rd, size_t k,
 	return r;
 }
 
+static int after_line(const struct rangediff *rd, size_t k,
+		      struct strbuf *out, void *data)
+{
+	const struct diff_after *da = data;
+	int r = 0;
+
+	if (da->dr && da->dr->on)
+		r = results_after_line(rd, k, out, (void *)da->dr);
+	if (!r)
+		trailers_after_line(da->td, &rd->pairs[k], out);
+	return r;
+}
+
 static void patch_json(struct json *j, const char *side,
 		       const struct rangediff_patch *p, int index)
 {
@@ -283,10 +338,11 @@ static int pair_json(struct json *j, const struct diff_results *dr,
 
 static int diff_json(const struct series *s, int va, int vb,
 		     const struct rangediff *rd,
-		     const struct diff_results *dr, struct strbuf *out)
+		     const struct diff_results *dr,
+		     const struct trailerdiff *td, struct strbuf *out)
 {
 	struct json j;
-	size_t k;
+	size_t k, i;
 	char status[2] = { 0, 0 };
 	int r = 0;
 
@@ -307,11 +363,39 @@ static int diff_json(const struct series *s, int va, int vb,
 		patch_json(&j, "b", p->b >= 0 ? &rd->b[p->b] : NULL, p->b);
 		if (dr && !r)
 			r = pair_json(&j, dr, p);
+		json_key(&j, "lost_trailers");
+		json_array_begin(&j);
+		for (i = 0; p->b >= 0 && i < td->nr; i++)
+			if (td->items[i].b == (size_t)p->b)
+				trailerdiff_lost_json(&j, td, &td->items[i]);
+		json_array_end(&j);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
+	return r;
+}
+
+/* The tags vb's patches lost against va's. */
+static int lost_trailers(git_repository *repo, const struct series *s,
+			 const struct series_version *va,
+			 const struct series_version *vb,
+			 const struct rangediff_patch *pa, size_t na,
+			 const struct rangediff_patch *pb, size_t nb,
+			 struct trailerdiff *td)
+{
+	struct trailerdiff_version a, b;
+	int r;
+
+	trailerdiff_version_init(&b, vb->number);
+	r = trailerdiff_version_from_store(&a, repo, s, va, pa, na);
+	if (!r)
+		r = trailerdiff_version_from_store(&b, repo, s, vb, pb, nb);
+	if (!r)
+		trailerdiff_compute(td, &a, &b);
+	trailerdiff_version_release(&a);
+	trailerdiff_version_release(&b);
 	return r;
 }
 
@@ -382,6 +466,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	struct series_version *latest, *va = NULL, *vb = NULL;
 	git_mailmap *mailmap = NULL;
 	struct diff_results dr;
+	struct trailerdiff td = { 0 };
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -461,20 +546,24 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		r = rangediff_compute(pa, na, pb, nb, creation_factor, &rd);
 	if (!r && results)
 		r = results_load(ctx->repo, &s, va, vb, &dr);
+	if (!r)
+		r = lost_trailers(ctx->repo, &s, va, vb, pa, na, pb, nb, &td);
 	if (!r) {
+		struct diff_after da = { &dr, &td };
+
 		if (json)
 			r = diff_json(&s, va->number, vb->number, &rd,
-				      results ? &dr : NULL, &out);
+				      results ? &dr : NULL, &td, &out);
 		else
 			r = rangediff_print_with(&rd, no_patch ?
 					RANGEDIFF_NO_PATCH : 0, &out,
-					dr.on ? results_after_line : NULL,
-					&dr);
+					after_line, &da);
 	}
 	if (!r)
 		put_text(&out);
 	strbuf_release(&out);
 	rangediff_release(&rd);
+	trailerdiff_release(&td);
 	rangediff_patches_free(pa, na);
 	rangediff_patches_free(pb, nb);
 	results_release(&dr);

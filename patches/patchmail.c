@@ -110,12 +110,9 @@ void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 	t->value = xstrndup(value, vlen);
 }
 
-/*
- * A "Key: value" line: the key is a word of letters, digits and '-'.
- * Sets the key and value ranges; returns 1 or 0.
- */
-static int trailer_line(const char *p, const char *e, const char **key,
-			size_t *klen, const char **val)
+/* A "Key: value" line (patchmail.h). */
+int trailer_line_parse(const char *p, const char *e, const char **key,
+		       size_t *klen, const char **val)
 {
 	const char *q = p;
 
@@ -175,7 +172,7 @@ static const char *trailer_block_find(const char *p, const char *end,
 			t->value = strbuf_detach(&sb, NULL);
 			continue;
 		}
-		if (trailer_line(q, e, &key, &klen, &val)) {
+		if (trailer_line_parse(q, e, &key, &klen, &val)) {
 			nr++;
 			known += trailer_key_is_known(key, klen);
 			trailer_list_add(&found, key, klen, val, e - val);
@@ -390,6 +387,74 @@ static const char *diff_walk(struct patchmail *pm, const char *p,
 	return last;
 }
 
+/*
+ * The same walk for a diff pasted into a reply, which nobody applies:
+ * it never fails.  A hunk ends when its counts say or at the first line
+ * that cannot be one of its lines (a diff cut short with "[...]"); a
+ * line left empty by a mailer counts as context when a hunk line
+ * follows it.
+ */
+int patchmail_diff_starts(const char *p, const char *end)
+{
+	long old, new;
+
+	return diff_start_at(p, end) ||
+	       hunk_header(p, line_end(p, end), &old, &new);
+}
+
+static int hunk_body_line(const char *p, const char *end)
+{
+	return p < end && (*p == ' ' || *p == '-' || *p == '+' || *p == '\\');
+}
+
+const char *patchmail_diff_skip(const char *p, const char *end)
+{
+	long old = 0, new = 0;
+	int binary = 0;
+
+	for (; p < end; p = line_next(p, end)) {
+		const char *e = line_end(p, end);
+		const char *n = line_next(p, end);
+
+		if (e > p && e[-1] == '\r')
+			e--;
+		if (old > 0 || new > 0) {
+			char c = p < e ? *p : ' ';
+
+			if (p == e && !hunk_body_line(n, end))
+				break;
+			if (c == ' ') {
+				old--;
+				new--;
+			} else if (c == '-') {
+				old--;
+			} else if (c == '+') {
+				new--;
+			} else if (c != '\\') {
+				break;
+			}
+			continue;
+		}
+		old = new = 0;
+		if (*p == '\\')
+			continue;
+		if (hunk_header(p, e, &old, &new)) {
+			binary = 0;
+			continue;
+		}
+		if (header_line(p, end)) {
+			binary |= starts(p, end, "GIT binary patch");
+			continue;
+		}
+		if (binary && (!line_blank(p, end) ||
+			       starts(n, end, "literal ") ||
+			       starts(n, end, "delta ")))
+			continue;
+		break;
+	}
+	return p;
+}
+
 /* ---- the whole body ---- */
 
 void patchmail_init(struct patchmail *pm)
@@ -468,57 +533,4 @@ int patchmail_split(struct patchmail *pm, const char *body, size_t len,
 		pm->trailer_block = span_trim(tb, msg_end);
 	pm->message = span_trim(body, tb);
 	return 0;
-}
-
-static int reply_trailer_ok(const char *key, size_t klen, const char *v,
-			    const char *e)
-{
-	if (klen > 3 && !strncasecmp(key + klen - 3, "-by", 3)) {
-		const char *lt = memchr(v, '<', e - v);
-
-		/* a person: "Name <addr@host>" or a bare address */
-		return (lt && memchr(lt, '@', e - lt) && memchr(lt, '>', e - lt)) ||
-		       (memchr(v, '@', e - v) && !memchr(v, ' ', e - v));
-	}
-	if (klen == 5 && !strncasecmp(key, "Fixes", 5)) {
-		const char *q = v;
-
-		while (q < e && isxdigit((unsigned char)*q))
-			q++;
-		return q - v >= 8 && (q == e || *q == ' ');
-	}
-	if (klen == 4 && !strncasecmp(key, "Link", 4))
-		return e - v > 8 && (starts(v, e, "http://") ||
-				     starts(v, e, "https://"));
-	return 0;
-}
-
-int patchmail_reply_trailers(struct trailer_list *out, const char *body,
-			     size_t len)
-{
-	const char *p, *stop;
-	int found = 0;
-
-	stop = body + patchmail_find_diff(body, len);
-	for (p = body; p < stop; p = line_next(p, stop)) {
-		const char *e = line_end(p, stop), *q = p, *key, *val;
-		size_t klen;
-
-		if (sig_line(p, stop, 0) ||
-		    starts(p, stop, "-----Original Message-----"))
-			break;
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < e && *q == '>')
-			continue;
-		if (e > q && e[-1] == '\r')
-			e--;
-		if (!trailer_line(q, e, &key, &klen, &val))
-			continue;
-		if (!reply_trailer_ok(key, klen, val, e))
-			continue;
-		trailer_list_add(out, key, klen, val, e - val);
-		found++;
-	}
-	return found;
 }

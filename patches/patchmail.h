@@ -41,6 +41,15 @@ void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 /* A key that names a person ("*-by") or is a known kernel trailer. */
 int trailer_key_is_known(const char *key, size_t len);
 
+/*
+ * A "Key: value" line in [p, e) (no newline): the key a word of
+ * letters, digits, '-' and '_' at p itself, then ": " or ":\t".  Sets
+ * the key's start and length and the value's start; returns 1, or 0
+ * when the line is no such line.
+ */
+int trailer_line_parse(const char *p, const char *e, const char **key,
+		       size_t *klen, const char **val);
+
 struct patchmail_span {
 	const char *p;		/* NULL when the part is missing */
 	size_t len;
@@ -73,12 +82,13 @@ int patchmail_split(struct patchmail *pm, const char *body, size_t len,
 size_t patchmail_find_diff(const char *body, size_t len);
 
 /*
- * Trailers that a reply gives on lines of its own (not quoted with
- * '>'), before any diff or signature: "Reviewed-by: X <x@y>",
- * "Acked-by:", "Tested-by:", ..., "Fixes: <sha> (...)", "Link: http...".
- * Appended to out; returns how many were found.
+ * A diff pasted into a reply or another text: whether the line at p
+ * starts one ("diff --git", "Index:", "--- a/x" over "+++ b/x", or a
+ * bare "@@ -a,b +c,d @@" hunk), and where the diff that starts at p
+ * ends (after its last hunk or header line; never an error: a hunk cut
+ * short ends at the first line that cannot be one of its lines).
  */
-int patchmail_reply_trailers(struct trailer_list *out, const char *body,
-			     size_t len);
+int patchmail_diff_starts(const char *p, const char *end);
+const char *patchmail_diff_skip(const char *p, const char *end);
 
 #endif

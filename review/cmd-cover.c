@@ -5,6 +5,7 @@
  */
 #include "review/changelog.h"
 #include "review/cover.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -28,6 +29,29 @@ static const char *const usage[] = {
 	"respin cover --default-template",
 	NULL
 };
+
+/*
+ * The tags v's unchanged patches lost since the version before it: a
+ * problem in them is said (a warning) and is no reason not to go on.
+ */
+static void lost_since_previous(git_repository *repo, struct series *s,
+				struct series_version *v, struct trailerdiff *td)
+{
+	if (trailerdiff_since_previous(td, repo, s, v) < 0) {
+		warning("cannot compare the tags of %s v%d with the version "
+			"before it: %s", s->name, v->number, error_last());
+		error_clear();
+		trailerdiff_release(td);
+	}
+}
+
+/* "v4 2/3 lost Reviewed-by: ... (on v3 2/3, unchanged since)" */
+static void lost_line(const struct trailerdiff *td, size_t i,
+		      struct strbuf *out)
+{
+	strbuf_addf(out, "v%d %zu/%zu ", td->vb, td->items[i].b + 1, td->nb);
+	trailerdiff_describe(td, &td->items[i], out);
+}
 
 /* Stores text as v's cover; says so, or that nothing changed. */
 static int store_text(git_repository *repo, struct series *s,
@@ -76,10 +100,23 @@ static int edit_text(git_repository *repo, struct series *s,
 	const char *argv[] = { "sh", "-c", NULL, NULL, NULL, NULL };
 	struct strbuf script = STRBUF_INIT;
 	FILE *f;
+	struct trailerdiff td;
 	int r = cover_edit_seed(repo, s, v, &text);
+	size_t i;
 
 	if (r < 0)
 		goto out;
+	/* what the author must put back, where they write the letter */
+	lost_since_previous(repo, s, v, &td);
+	if (td.nr)
+		strbuf_addf(&text, "#\n# Tags lost since v%d (put them back "
+			    "in the commits):\n", td.va);
+	for (i = 0; i < td.nr; i++) {
+		strbuf_addstr(&text, "# ");
+		lost_line(&td, i, &text);
+		strbuf_addch(&text, '\n');
+	}
+	trailerdiff_release(&td);
 	strbuf_addf(&path, "%srespin", git_repository_path(repo));
 	if (mkdir(path.buf, 0777) < 0 && errno != EEXIST) {
 		r = error_errno("cannot make %s", path.buf);
@@ -156,10 +193,12 @@ static int file_text(git_repository *repo, struct series *s,
 }
 
 static void print_json(const struct cover_letter *c, const struct series *s,
-		       const struct series_version *v)
+		       const struct series_version *v,
+		       const struct trailerdiff *td)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct json j;
+	size_t i;
 
 	json_init(&j, &out, 1);
 	json_object_begin(&j);
@@ -168,6 +207,11 @@ static void print_json(const struct cover_letter *c, const struct series *s,
 	json_string_member(&j, "subject", c->subject.buf);
 	json_string_member(&j, "body", c->body.buf);
 	json_bool_member(&j, "stored_text", c->have_text);
+	json_key(&j, "lost_trailers");
+	json_array_begin(&j);
+	for (i = 0; i < td->nr; i++)
+		trailerdiff_lost_json(&j, td, &td->items[i]);
+	json_array_end(&j);
 	json_object_end(&j);
 	puts(out.buf);
 	strbuf_release(&out);
@@ -199,7 +243,9 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 	struct strbuf pfx = STRBUF_INIT, tmpl = STRBUF_INIT;
 	struct series s;
 	struct series_version *v;
+	struct trailerdiff td = { 0 };
 	char *lore = NULL;
+	size_t i;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -251,8 +297,9 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 	r = cover_build(ctx->repo, &s, v, &co, &c);
 	if (r < 0)
 		goto fail;
+	lost_since_previous(ctx->repo, &s, v, &td);
 	if (json) {
-		print_json(&c, &s, v);
+		print_json(&c, &s, v, &td);
 	} else if (ctx->stdout_is_tty) {
 		/*
 		 * On a terminal what it would act on shows escaped; into a
@@ -270,6 +317,16 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 	} else {
 		printf("Subject: %s\n\n%s", c.subject.buf, c.body.buf);
 	}
+	/* for the author, not the list: never in the letter itself */
+	for (i = 0; !json && i < td.nr; i++) {
+		struct strbuf line = STRBUF_INIT;
+
+		fflush(stdout);
+		lost_line(&td, i, &line);
+		warning("%s", line.buf);
+		strbuf_release(&line);
+	}
+	trailerdiff_release(&td);
 	cover_letter_release(&c);
 	goto done;
 done_or_fail:

@@ -6,6 +6,7 @@
  * Records a version from mail as version N of series NAME.
  */
 #include "series/import.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
@@ -138,6 +139,79 @@ static int record_version(git_repository *repo, struct series *s,
 	return 0;
 }
 
+static int has_line(const struct strbuf *sb, const char *line, size_t n)
+{
+	const char *at = sb->buf, *end = sb->buf + sb->len;
+
+	while (at < end) {
+		const char *e = memchr(at, '\n', (size_t)(end - at));
+		size_t m = e ? (size_t)(e - at) + 1 : (size_t)(end - at);
+
+		if (m == n && !memcmp(at, line, n))
+			return 1;
+		at += m;
+	}
+	return 0;
+}
+
+/* The lines of add that old lacks, appended to old. */
+static void lines_union(struct strbuf *old, const struct strbuf *add)
+{
+	const char *p = add->buf, *end = add->buf + add->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (!has_line(old, p, n))
+			strbuf_add(old, p, n);
+		p += n;
+	}
+}
+
+/*
+ * Keeps the tags given in replies to version vi beside the recorded
+ * version (cover and diff flag those a later version lost).  They are
+ * only added to: a source without some replies forgets none.  A
+ * version recorded before that gets new ones is saved again and said.
+ */
+static int record_given(git_repository *repo, struct series *s,
+			const struct mailset *ms, long vi, int fresh,
+			struct import_opts *o, struct strbuf *report)
+{
+	struct series_version *sv = series_version_find(s, ms->versions[vi].number);
+	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT;
+	size_t was;
+	int r;
+
+	if (!sv || !sv->loaded)
+		return 0;
+	trailerdiff_given_text(ms, vi, &text);
+	r = series_version_attachment(repo, s, sv, TRAILERDIFF_GIVEN_NAME, &old);
+	if (r == RESPIN_ENOTFOUND)
+		r = 0;
+	was = old.len;
+	if (!r)
+		lines_union(&old, &text);
+	if (!r && old.len != was) {
+		series_version_attach(sv, TRAILERDIFF_GIVEN_NAME, old.buf,
+				      old.len);
+		if (!fresh) {
+			const char *c;
+			size_t n = 0;
+
+			for (c = old.buf; *c; c++)
+				n += *c == '\n';
+			o->recorded++;
+			strbuf_addf(report, "%s v%d: tags given in replies "
+				    "recorded (%zu)\n", s->name, sv->number, n);
+		}
+	}
+	strbuf_release(&text);
+	strbuf_release(&old);
+	return r;
+}
+
 static int list_series(const struct mailset *ms, const char *what)
 {
 	size_t i;
@@ -194,7 +268,7 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 	struct strbuf source = STRBUF_INIT;
 	long si, chosen = -1;
 	size_t i;
-	int r;
+	int r, fresh;
 
 	mailset_init(&ms, NULL);
 	r = mailset_source_open(ctx->repo, spec, o->refresh, &src);
@@ -270,12 +344,16 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 		if (head < 0 && v->patches[0].msg >= 0)
 			head = v->patches[0].msg;
 		base_commit = import_base_commit(&ms, vi);
+		fresh = o->recorded;
 		if (!r)
 			r = record_version(ctx->repo, s, v->number, mps,
 					   (size_t)v->total, base_commit, o,
 					   source.buf, head >= 0 ?
 					   ms.msgs[head].msgid : NULL,
 					   &(*keep)[*nkeep], report);
+		if (!r)
+			r = record_given(ctx->repo, s, &ms, vi,
+					 o->recorded != fresh, o, report);
 		if (!r && !s->change_id && v->change_id)
 			s->change_id = xstrdup(v->change_id);
 		if (!r) {

@@ -6,6 +6,7 @@
  * per patch and trailers per patch.
  */
 #include "series/mailset.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -83,6 +84,41 @@ static void text_trailers(struct strbuf *out, const struct ms_detail *p,
 			    term_safe(cover->reply_trailers.items[i].value));
 }
 
+/* "! report by kernel test robot <lkp@intel.com>: build errors, LINK" */
+static void text_reports(struct strbuf *out, const struct ms_detail *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->bot_reports.nr; i++) {
+		const struct bot_report *r = &p->bot_reports.items[i];
+
+		strbuf_addf(out, "      ! report by %s", term_safe(r->who));
+		if (r->what)
+			strbuf_addf(out, ": %s", term_safe(r->what));
+		if (r->link)
+			strbuf_addf(out, "%s%s", r->what ? ", " : ": ",
+				    term_safe(r->link));
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* "! lost Reviewed-by: X (on v3 2/3, unchanged since)" under patch k */
+static void text_lost(struct strbuf *out, const struct trailerdiff *td,
+		      long k)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; td && i < td->nr; i++) {
+		if (td->items[i].b != (size_t)k)
+			continue;
+		strbuf_reset(&line);
+		trailerdiff_describe(td, &td->items[i], &line);
+		strbuf_addf(out, "      ! %s\n", term_safe(line.buf));
+	}
+	strbuf_release(&line);
+}
+
 static void text_replies(struct strbuf *out, const struct mailset *ms,
 			 const struct ms_detail *p)
 {
@@ -96,8 +132,40 @@ static void text_replies(struct strbuf *out, const struct mailset *ms,
 	}
 }
 
+/*
+ * What each version of series si lost against the one before it (the
+ * first: nothing); its versions are loaded.  Free with lost_free().
+ */
+static struct trailerdiff *series_lost(const struct mailset *ms, long si)
+{
+	const struct ms_series *s = &ms->series[si];
+	struct trailerdiff *lost = xcalloc(s->nr + 1, sizeof(*lost));
+	struct trailerdiff_version prev, cur;
+	size_t i;
+
+	trailerdiff_version_init(&prev, 0);
+	for (i = 0; i < s->nr; i++) {
+		trailerdiff_version_from_mailset(&cur, ms, s->versions[i]);
+		if (i)
+			trailerdiff_compute(&lost[i], &prev, &cur);
+		trailerdiff_version_release(&prev);
+		prev = cur;
+	}
+	trailerdiff_version_release(&prev);
+	return lost;
+}
+
+static void lost_free(struct trailerdiff *lost, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; lost && i < nr; i++)
+		trailerdiff_release(&lost[i]);
+	free(lost);
+}
+
 static void text_series(struct strbuf *out, const struct mailset *ms,
-			long si, int details)
+			long si, int details, const struct trailerdiff *lost)
 {
 	const struct ms_series *s = &ms->series[si];
 	const struct ms_version *last = &ms->versions[s->versions[s->nr - 1]];
@@ -129,6 +197,7 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			strbuf_addf(out, "    %*d/%d %s\n", v->total >= 10 ? 2 : 1,
 				    0, v->total,
 				    term_safe(ms->msgs[v->cover].tags.title));
+			text_reports(out, v->cover_part.d);
 			text_replies(out, ms, v->cover_part.d);
 		}
 		for (k = 0; k < v->total; k++) {
@@ -149,6 +218,8 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			strbuf_addch(out, '\n');
 			text_trailers(out, p->d, v->cover >= 0 ?
 				      v->cover_part.d : NULL);
+			text_lost(out, lost ? &lost[i] : NULL, k);
+			text_reports(out, p->d);
 			text_replies(out, ms, p->d);
 		}
 	}
@@ -170,6 +241,23 @@ static void json_trailers(struct json *j, const char *key,
 	json_array_end(j);
 }
 
+static void json_reports(struct json *j, const struct bot_report_list *l)
+{
+	size_t i;
+
+	json_key(j, "bot_reports");
+	json_array_begin(j);
+	for (i = 0; i < l->nr; i++) {
+		json_object_begin(j);
+		json_string_member(j, "from", l->items[i].who);
+		json_string_member(j, "what", l->items[i].what);
+		json_string_member(j, "link", l->items[i].link);
+		json_string_member(j, "message_id", l->items[i].message_id);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 static void json_msg(struct json *j, const struct ms_msg *m)
 {
 	json_string_member(j, "message_id", m->msgid);
@@ -178,8 +266,22 @@ static void json_msg(struct json *j, const struct ms_msg *m)
 	json_int_member(j, "date", m->date);
 }
 
+static void json_lost(struct json *j, const struct trailerdiff *td,
+		      long k)
+{
+	size_t i;
+
+	json_key(j, "lost_trailers");
+	json_array_begin(j);
+	for (i = 0; td && i < td->nr; i++)
+		if (td->items[i].b == (size_t)k)
+			trailerdiff_lost_json(j, td, &td->items[i]);
+	json_array_end(j);
+}
+
 static void json_part(struct json *j, const struct mailset *ms,
-		      const struct ms_patch *p, int index, int details)
+		      const struct ms_patch *p, int index, int details,
+		      const struct trailerdiff *lost)
 {
 	size_t i;
 
@@ -200,6 +302,9 @@ static void json_part(struct json *j, const struct mailset *ms,
 					   oid_short(&d->patch_id, 40));
 		json_trailers(j, "trailers", &d->pm.trailers);
 		json_trailers(j, "reply_trailers", &d->reply_trailers);
+		if (index > 0)
+			json_lost(j, lost, index - 1);
+		json_reports(j, &d->bot_reports);
 		json_key(j, "replies");
 		json_array_begin(j);
 		for (i = 0; i < d->nr_replies; i++) {
@@ -213,7 +318,7 @@ static void json_part(struct json *j, const struct mailset *ms,
 }
 
 static void json_series(struct json *j, const struct mailset *ms, long si,
-			int details)
+			int details, const struct trailerdiff *lost)
 {
 	const struct ms_series *s = &ms->series[si];
 	size_t i;
@@ -236,13 +341,14 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 				(int64_t)count_replies(ms, s->versions[i]));
 		json_key(j, "cover");
 		if (v->cover >= 0)
-			json_part(j, ms, &v->cover_part, 0, details);
+			json_part(j, ms, &v->cover_part, 0, details, NULL);
 		else
 			json_null(j);
 		json_key(j, "patches");
 		json_array_begin(j);
 		for (k = 0; k < v->total; k++)
-			json_part(j, ms, &v->patches[k], (int)k + 1, details);
+			json_part(j, ms, &v->patches[k], (int)k + 1, details,
+				  lost ? &lost[i] : NULL);
 		json_array_end(j);
 		json_object_end(j);
 	}
@@ -280,6 +386,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 	struct mailset ms;
 	struct strbuf out = STRBUF_INIT;
 	const char *want = NULL;
+	struct trailerdiff *lost = NULL;
 	long only = -1;
 	size_t i;
 
@@ -327,6 +434,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 			if (r < 0)
 				goto fail;
 		}
+		lost = series_lost(&ms, only);
 	}
 	if (json) {
 		struct json j;
@@ -339,7 +447,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		json_array_begin(&j);
 		for (i = 0; i < ms.nr_series; i++)
 			if (only < 0 || (long)i == only)
-				json_series(&j, &ms, (long)i, only >= 0);
+				json_series(&j, &ms, (long)i, only >= 0, lost);
 		json_array_end(&j);
 		json_key(&j, "notes");
 		json_array_begin(&j);
@@ -360,7 +468,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 	} else {
 		for (i = 0; i < ms.nr_series; i++)
 			if (only < 0 || (long)i == only)
-				text_series(&out, &ms, (long)i, only >= 0);
+				text_series(&out, &ms, (long)i, only >= 0,
+					    lost);
 		if (only < 0)
 			strbuf_addf(&out, "%zu series in %zu messages\n",
 				    ms.nr_series, ms.nr_msgs);
@@ -372,6 +481,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 fail:
 	r = error_report(r);
 out:
+	if (lost)
+		lost_free(lost, ms.series[only].nr);
 	strbuf_release(&out);
 	mailset_release(&ms);
 	mail_source_free(src);

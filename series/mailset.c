@@ -57,6 +57,7 @@ static void patch_release(struct ms_patch *p)
 	patchmail_release(&d->pm);
 	free(d->replies);
 	trailer_list_release(&d->reply_trailers);
+	bot_report_list_release(&d->bot_reports);
 	free(d->unreadable);
 	free(d);
 	p->d = NULL;
@@ -1072,8 +1073,15 @@ static int load_reply(struct mailset *ms, long mi, struct ms_detail *into)
 	r = mailset_raw(ms, mi, &raw);
 	if (!r)
 		r = mail_body_parse(&b, raw.buf, raw.len, &where);
-	if (!r)
-		patchmail_reply_trailers(&into->reply_trailers, b.text, b.len);
+	if (!r) {
+		const struct ms_msg *m = &ms->msgs[mi];
+		size_t k = into->bot_reports.nr;
+
+		reply_parse(&into->reply_trailers, &into->bot_reports, b.text,
+			    b.len, m->from_name, m->from_addr);
+		for (; k < into->bot_reports.nr; k++)
+			into->bot_reports.items[k].message_id = m->msgid;
+	}
 	mail_body_release(&b);
 	strbuf_release(&raw);
 	return r;
@@ -1086,6 +1094,7 @@ static struct ms_detail *detail_new(void)
 	strbuf_init(&d->body, 0);
 	patchmail_init(&d->pm);
 	trailer_list_init(&d->reply_trailers);
+	bot_report_list_init(&d->bot_reports);
 	return d;
 }
 

@@ -4,6 +4,7 @@
 
 #include <git2.h>
 #include "patches/patchmail.h"
+#include "patches/reply.h"
 #include "patches/source.h"
 #include "patches/subject.h"
 #include "tools/lib/mempool.h"
@@ -60,6 +61,7 @@ struct ms_detail {
 	long *replies;
 	size_t nr_replies, alloc_replies;
 	struct trailer_list reply_trailers;	/* given in replies */
+	struct bot_report_list bot_reports;	/* bots' replies (reply.h) */
 	char *unreadable;	/* why its diff could not be read, or NULL */
 };
 

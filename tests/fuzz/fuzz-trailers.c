@@ -5,7 +5,7 @@
  * of a commit message (the input as a body without a diff, and with
  * "---" and a small diff after it).
  */
-#include "patches/patchmail.h"
+#include "patches/reply.h"
 #include "tests/fuzz/fuzz.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
@@ -26,6 +26,16 @@ static void trailers_fuzz_check(const struct trailer_list *tl)
 	}
 }
 
+static void reports_fuzz_check(const struct bot_report_list *rl)
+{
+	size_t i;
+
+	for (i = 0; i < rl->nr; i++)
+		if (!rl->items[i].who || !*rl->items[i].who ||
+		    rl->items[i].message_id)
+			abort();
+}
+
 FUZZ_TARGET(trailers)
 {
 	static const char diff[] =
@@ -38,9 +48,10 @@ FUZZ_TARGET(trailers)
 		"+b\n";
 	const char *body = (const char *)data;
 	struct trailer_list tl;
+	struct bot_report_list rl;
 	struct patchmail pm;
 	struct strbuf sb = STRBUF_INIT;
-	int n;
+	int n, bot;
 
 	trailer_list_init(&tl);
 	n = patchmail_reply_trailers(&tl, body, size);
@@ -48,6 +59,17 @@ FUZZ_TARGET(trailers)
 		abort();
 	trailers_fuzz_check(&tl);
 	trailer_list_release(&tl);
+
+	bot_report_list_init(&rl);
+	bot = size && (data[0] & 1);
+	n = reply_parse(&tl, &rl, body, size, bot ? "kernel test robot" :
+			"A Person", bot ? "lkp@intel.com" : "a@example.org");
+	if (n < 0 || (size_t)n != tl.nr)
+		abort();
+	trailers_fuzz_check(&tl);
+	reports_fuzz_check(&rl);
+	trailer_list_release(&tl);
+	bot_report_list_release(&rl);
 
 	patchmail_init(&pm);
 	if (!patchmail_split(&pm, body, size, "fuzz"))
