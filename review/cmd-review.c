@@ -12,6 +12,7 @@
 #include "patches/mail.h"
 #include "patches/patch.h"
 #include "patches/patchmail.h"
+#include "patches/reply.h"
 #include "review/comments.h"
 #include "review/trailers.h"
 #include "series/mailset.h"
@@ -285,8 +286,8 @@ static int collect(git_repository *repo, struct series *s,
 			trailer_list_init(&rr->trailers);
 			comments_parse(&rr->comments, body.buf, body.len, diff,
 				       dlen);
-			patchmail_reply_trailers(&rr->trailers, body.buf,
-						 body.len);
+			reply_parse(&rr->trailers, NULL, body.buf, body.len,
+				    ms->msgs[r].from_name, ms->msgs[r].from_addr);
 			reply_states(repo, s, v, w, ms, mv->from_addr, done,
 				     old, rr);
 			strbuf_release(&body);

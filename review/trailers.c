@@ -3,6 +3,7 @@
 #include "patches/mail.h"
 #include "patches/msgtrailers.h"
 #include "patches/patchmail.h"
+#include "patches/reply.h"
 #include "series/mailset.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -203,7 +204,9 @@ static int reply_given(struct mailset *ms, long mi, struct trailers_report *r,
 		rc = mail_body_parse(&b, raw.buf, raw.len, &w);
 	if (rc < 0)
 		goto out;
-	patchmail_reply_trailers(&tl, b.text, b.len);
+	/* a bot's tags are its report, not given */
+	reply_parse(&tl, NULL, b.text, b.len, ms->msgs[mi].from_name,
+		    ms->msgs[mi].from_addr);
 	for (t = 0; t < tl.nr; t++) {
 		const struct trailer *tr = &tl.items[t];
 		const struct ms_msg *m = &ms->msgs[mi];

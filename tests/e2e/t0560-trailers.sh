@@ -11,7 +11,8 @@ respin import sp sp.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! 
 
 test_expect_success 'real thread: given to v1, there already in v4' '
 	respin trailers sp --source sp.mbox >out &&
-	test_grep "^sp v4: 0 trailers to add, 2 there already" out &&
+	test_grep "^sp v4: 0 trailers to add, 2 there already, 0 not carried$" out &&
+	test_grep ! "kbuild test robot" out &&
 	test_grep "^    = Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (v1 1/3, <3468d006-63e2-8e20-47d6-fe41de31b14b@linux.ibm.com>; there already)$" out &&
 	test_grep "^    = Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (v1 2/3, <e518948b-a849-051b-79ae-880306c09881@linux.ibm.com>; there already)$" out
 '
