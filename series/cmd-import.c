@@ -212,6 +212,17 @@ static int record_given(git_repository *repo, struct series *s,
 	return r;
 }
 
+/* The notes about series si (a resend, a gap, a series kept apart). */
+static void notes_to_stderr(const struct mailset *ms, long si)
+{
+	size_t i;
+
+	for (i = 0; i < ms->nr_notes; i++)
+		if (mailset_note_about(ms, i, si))
+			fprintf(stderr, "note: %s\n",
+				term_safe(ms->notes[i].text));
+}
+
 static int list_series(const struct mailset *ms, const char *what)
 {
 	size_t i;
@@ -310,6 +321,7 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 		r = list_series(&ms, mail_source_describe(src));
 		goto out;
 	}
+	notes_to_stderr(&ms, si);
 	*keep = xcalloc(ms.series[si].nr + 1, sizeof(**keep));
 	strbuf_addf(&source, "mail %s", mail_source_describe(src));
 	for (i = 0; i < ms.series[si].nr; i++) {

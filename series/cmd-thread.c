@@ -20,7 +20,7 @@
 #include <time.h>
 
 static const char *const usage[] = {
-	"respin thread <source> [<msgid>] [--json]",
+	"respin thread <source> [<msgid>] [--json] [-v]",
 	"  <source>: an mbox, a maildir, -, lore:<msgid>, notmuch:<query>",
 	NULL
 };
@@ -169,14 +169,15 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 {
 	const struct ms_series *s = &ms->series[si];
 	const struct ms_version *last = &ms->versions[s->versions[s->nr - 1]];
+	long by = last->cover, k;
 	size_t i;
-	long k;
 
+	/* the author of its last version: the cover, else its first patch */
+	for (k = 0; by < 0 && k < last->total; k++)
+		by = last->patches[k].msg;
 	strbuf_addf(out, "\"%s\" by %s, %zu version%s\n", term_safe(s->title),
-		    who(&ms->msgs[last->cover >= 0 ? last->cover :
-				  last->patches[0].msg >= 0 ?
-				  last->patches[0].msg : 0]),
-		    s->nr, s->nr == 1 ? "" : "s");
+		    by >= 0 ? who(&ms->msgs[by]) : "?", s->nr,
+		    s->nr == 1 ? "" : "s");
 	for (i = 0; i < s->nr; i++) {
 		long vi = s->versions[i];
 		const struct ms_version *v = &ms->versions[vi];
@@ -340,9 +341,13 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 		json_int_member(j, "replies",
 				(int64_t)count_replies(ms, s->versions[i]));
 		json_key(j, "cover");
-		if (v->cover >= 0)
-			json_part(j, ms, &v->cover_part, 0, details, NULL);
-		else
+		if (v->cover >= 0) {
+			/* cover_part.msg is set only once it is loaded */
+			struct ms_patch c = v->cover_part;
+
+			c.msg = v->cover;
+			json_part(j, ms, &c, 0, details, NULL);
+		} else
 			json_null(j);
 		json_key(j, "patches");
 		json_array_begin(j);
@@ -356,30 +361,53 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 	json_object_end(j);
 }
 
-static int notes_to_stderr(const struct mailset *ms)
+/* The notes to show: about series `only` (every note when -1). */
+static size_t count_other_notes(const struct mailset *ms, long only)
 {
-	const char *p = ms->notes.buf;
+	size_t i, n = 0;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		struct strbuf line = STRBUF_INIT;
+	for (i = 0; i < ms->nr_notes; i++)
+		n += !mailset_note_about(ms, i, only);
+	return n;
+}
 
-		strbuf_add_term_safe(&line, p, n, 0);
-		fprintf(stderr, "note: %s\n", line.buf);
-		strbuf_release(&line);
-		p += n + (nl ? 1 : 0);
-	}
-	return 0;
+static void notes_to_stderr(const struct mailset *ms, long only)
+{
+	size_t i, other = count_other_notes(ms, only);
+
+	for (i = 0; i < ms->nr_notes; i++)
+		if (mailset_note_about(ms, i, only))
+			fprintf(stderr, "note: %s\n",
+				term_safe(ms->notes[i].text));
+	if (other)
+		fprintf(stderr, "note: %zu note%s about other series in %s; "
+			"--verbose shows them\n", other, other == 1 ? "" : "s",
+			term_safe(mail_source_describe(ms->src)));
+}
+
+static void json_notes(struct json *j, const struct mailset *ms, long only)
+{
+	size_t i;
+
+	json_key(j, "notes");
+	json_array_begin(j);
+	for (i = 0; i < ms->nr_notes; i++)
+		if (mailset_note_about(ms, i, only))
+			json_string(j, ms->notes[i].text);
+	json_array_end(j);
+	json_int_member(j, "other_notes",
+			(int64_t)count_other_notes(ms, only));
 }
 
 int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, refresh = 0, exit_code, n, r;
+	int json = 0, refresh = 0, verbose = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print JSON"),
 		OPT_BOOL(0, "refresh", &refresh,
 			 "fetch lore: threads again, ignoring the cache"),
+		OPT_BOOL('v', "verbose", &verbose,
+			 "with a Message-ID, notes about other series too"),
 		OPT_END()
 	};
 	struct mail_source *src = NULL;
@@ -449,20 +477,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 			if (only < 0 || (long)i == only)
 				json_series(&j, &ms, (long)i, only >= 0, lost);
 		json_array_end(&j);
-		json_key(&j, "notes");
-		json_array_begin(&j);
-		{
-			const char *p = ms.notes.buf;
-
-			while (*p) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-				json_string_len(&j, p, len);
-				p += len + (nl ? 1 : 0);
-			}
-		}
-		json_array_end(&j);
+		json_notes(&j, &ms, verbose ? -1 : only);
 		json_object_end(&j);
 		strbuf_addch(&out, '\n');
 	} else {
@@ -473,7 +488,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		if (only < 0)
 			strbuf_addf(&out, "%zu series in %zu messages\n",
 				    ms.nr_series, ms.nr_msgs);
-		notes_to_stderr(&ms);
+		notes_to_stderr(&ms, verbose ? -1 : only);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	r = 0;

@@ -18,8 +18,11 @@
  * mailset_group() puts patch mails into versions (a cover letter and
  * its patches: by In-Reply-To/References and the i/N counters, with or
  * without a cover letter), attaches every reply to the patch it
- * answers, and links versions into series (by change-id, by Link:s to
- * earlier versions, by subject, by patch-ids when bodies are loaded).
+ * answers, and links versions into series: by change-id, by Link:s and
+ * In-Reply-To to earlier versions, by the same title, and by the
+ * patches they have in common (titles, and patch-ids when bodies are
+ * loaded) when that is at least half of the smaller version; version
+ * numbers that run against the dates keep two versions apart.
  * mailset_load() parses the bodies of one version in full (GMime):
  * messages, diffs, patch-ids, trailers in the patches and in replies.
  *
@@ -90,12 +93,24 @@ struct ms_version {
 	struct ms_patch cover_part;	/* the cover's details and replies */
 	size_t nr_replies;	/* replies to its cover and patches */
 	unsigned loaded:1;
+	unsigned has_own_patches:1;	/* patches of its cover's version */
 };
 
 struct ms_series {
 	long *versions;		/* by number; superseded resends left out */
 	size_t nr, alloc;
 	char *title;
+};
+
+/*
+ * A note about the mail (a resend, a gap, a message not read, two
+ * series that share a patch), naming what it is about: a command that
+ * shows one series shows only the notes about it.
+ */
+struct ms_note {
+	char *text;		/* one line, no newline (owned) */
+	long msg;		/* the message it is about, or -1 */
+	long version, other;	/* the versions it is about, or -1 */
 };
 
 struct mailset {
@@ -108,7 +123,8 @@ struct mailset {
 	size_t nr_versions, alloc_versions;
 	struct ms_series *series;
 	size_t nr_series, alloc_series;
-	struct strbuf notes;	/* one line each: resends, gaps, bad mail */
+	struct ms_note *notes;
+	size_t nr_notes, alloc_notes;
 	size_t nr_bad;
 };
 
@@ -141,6 +157,11 @@ int mailset_group(struct mailset *ms, unsigned flags, const char *focus);
 long mailset_find(const struct mailset *ms, const char *msgid);
 /* The series a message belongs to (patch, cover or reply), or -1. */
 long mailset_series_of(const struct mailset *ms, long msg);
+/*
+ * Whether note n is about series si: one of its versions, patches or
+ * the replies to them.  Every note is about si = -1 (everything).
+ */
+int mailset_note_about(const struct mailset *ms, size_t n, long si);
 /* Parses version v in full; idempotent. */
 int mailset_load(struct mailset *ms, long v);
 

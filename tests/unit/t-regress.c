@@ -163,8 +163,13 @@ static char *thread_notes(const char *hunk, size_t len, int base64)
 	if (f && !mail_source_open(&src, path.buf, NULL)) {
 		ms.src = src;
 		if (!mailset_scan(&ms) &&
-		    !mailset_group(&ms, MAILSET_PATCH_IDS, NULL))
-			notes = xstrdup(ms.notes.buf);
+		    !mailset_group(&ms, MAILSET_PATCH_IDS, NULL)) {
+			struct strbuf all = STRBUF_INIT;
+
+			for (i = 0; i < ms.nr_notes; i++)
+				strbuf_addf(&all, "%s\n", ms.notes[i].text);
+			notes = strbuf_detach(&all, NULL);
+		}
 	}
 	mailset_release(&ms);
 	mail_source_free(src);
