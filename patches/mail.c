@@ -196,6 +196,30 @@ static char *id_next(const char **pp, const char *end, int bare)
 	return p > lt ? id_dup(lt, p) : NULL;
 }
 
+static char *text_decode(const char *s, int phrase);
+
+/*
+ * The Message-ID of a Message-Id header.  Some senders (B4 Relay, 2023)
+ * wrote it as encoded words ("=?utf-8?q?=3C2023...=40host=3E?="): an id
+ * is ASCII, so such a header is decoded first.
+ */
+static char *id_header(const struct raw_header *hdr, struct strbuf *scratch)
+{
+	const char *q = hdr->val;
+	char *dec, *id;
+
+	if (memchr(hdr->val, '<', (size_t)(hdr->vend - hdr->val)) ||
+	    !memmem(hdr->val, (size_t)(hdr->vend - hdr->val), "=?", 2))
+		return id_next(&q, hdr->vend, 1);
+	strbuf_reset(scratch);
+	unfold(scratch, hdr->val, hdr->vend);
+	dec = text_decode(scratch->buf, 0);
+	q = dec;
+	id = id_next(&q, dec + strlen(dec), 1);
+	free(dec);
+	return id;
+}
+
 /* Text of a header turned into UTF-8: encoded words, 8-bit bytes. */
 static char *text_decode(const char *s, int phrase)
 {
@@ -361,11 +385,8 @@ int mail_header_scan(struct mail_header *h, const char *msg, size_t len,
 		first = 0;
 		switch (hdr.name[0] | 0x20) {
 		case 'm':
-			if (!h->message_id && name_is(&hdr, "message-id", 10)) {
-				const char *q = hdr.val;
-
-				h->message_id = id_next(&q, hdr.vend, 1);
-			}
+			if (!h->message_id && name_is(&hdr, "message-id", 10))
+				h->message_id = id_header(&hdr, &v);
 			break;
 		case 'i':
 			if (!h->in_reply_to && name_is(&hdr, "in-reply-to", 11)) {

@@ -146,6 +146,26 @@ static void test_headers(void)
 	}
 }
 
+/* B4 Relay (2023) wrote Message-Ids as encoded words; they are ids all the same. */
+static void test_encoded_message_id(void)
+{
+	struct mail_header h;
+	const char *m =
+		"From: Nathan Lynch via B4 Submission Endpoint <devnull+nathanl.linux.ibm.com@kernel.org>\n"
+		"Message-Id: =?utf-8?q?=3C20230210-warn-on-machine-is-before-probe-machine-v1?=\n"
+		" =?utf-8?q?-1-f0cba57125fb=40linux=2Eibm=2Ecom=3E?=\n"
+		"Subject: x\n\nbody\n";
+	const char *plain = "Message-Id: <a=?b@example.org>\nSubject: x\n\n";
+
+	is_int(scan(&h, m), 0, "an encoded Message-Id scans");
+	is_str(h.message_id, "20230210-warn-on-machine-is-before-probe-machine-v1-1-f0cba57125fb@linux.ibm.com",
+	       "an encoded Message-Id is decoded");
+	mail_header_release(&h);
+	is_int(scan(&h, plain), 0, "an id with =? in it scans");
+	is_str(h.message_id, "a=?b@example.org", "an id in <> is taken as it is");
+	mail_header_release(&h);
+}
+
 static void test_long_header(void)
 {
 	struct strbuf m = STRBUF_INIT;
@@ -325,6 +345,7 @@ static void test_describe(void)
 int main(void)
 {
 	test_headers();
+	test_encoded_message_id();
 	test_long_header();
 	test_dates();
 	test_bodies();
