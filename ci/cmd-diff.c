@@ -24,7 +24,7 @@
 
 static const char *const usage[] = {
 	"respin diff <name> [<vA> <vB>] [--creation-factor <n>] [-s] [--json]"
-	" [--results]",
+	" [--results] [--no-title-pairs]",
 	"respin diff <mail-a> <mail-b>   (two versions straight from mail)",
 	"respin diff <mail>              (its last two versions)",
 	NULL
@@ -82,7 +82,8 @@ static int is_mail_source(const char *arg)
 
 /* respin diff A.mbox B.mbox, or respin diff ALL.mbox */
 static int diff_mail(git_repository *repo, int argc, const char **argv,
-		     int creation_factor, unsigned flags, struct strbuf *out)
+		     int creation_factor, int title_pairs, unsigned flags,
+		     struct strbuf *out)
 {
 	struct mail_source *src[2] = { NULL, NULL };
 	struct mailset ms[2];
@@ -126,6 +127,8 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 	if (!r)
 		r = rangediff_compute(rp[0], nrd[0], rp[1], nrd[1],
 				      creation_factor, &rd);
+	if (!r && title_pairs)
+		rangediff_pair_by_title(&rd);
 	if (!r)
 		r = rangediff_print(&rd, flags, out);
 out:
@@ -303,6 +306,11 @@ static int diff_json(const struct series *s, int va, int vb,
 		json_object_begin(&j);
 		status[0] = p->status;
 		json_string_member(&j, "status", status);
+		json_key(&j, "paired_by");
+		if (p->a < 0 || p->b < 0)
+			json_null(&j);
+		else
+			json_string(&j, p->by_title ? "title" : "range-diff");
 		patch_json(&j, "a", p->a >= 0 ? &rd->a[p->a] : NULL, p->a);
 		patch_json(&j, "b", p->b >= 0 ? &rd->b[p->b] : NULL, p->b);
 		if (dr && !r)
@@ -361,7 +369,7 @@ static void put_text(const struct strbuf *out)
 
 int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, no_patch = 0, results = 0, exit_code, n, r;
+	int json = 0, no_patch = 0, results = 0, no_title = 0, exit_code, n, r;
 	int creation_factor = RANGEDIFF_CREATION_FACTOR;
 	struct option opts[] = {
 		OPT_INT(0, "creation-factor", &creation_factor, "n",
@@ -372,6 +380,9 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		OPT_BOOL(0, "json", &json, "print the pairs as JSON"),
 		OPT_BOOL(0, "results", &results,
 			 "show what changed in each pair's stored results"),
+		OPT_BOOL(0, "no-title-pairs", &no_title,
+			 "pair as git range-diff alone: no pairing of its "
+			 "leftovers by subject and author"),
 		OPT_END()
 	};
 	struct rangediff_patch *pa = NULL, *pb = NULL;
@@ -398,7 +409,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 			return command_usage_error(opts, usage, "--results "
 				"needs a series recorded in a repository, not "
 				"mail");
-		r = diff_mail(ctx->repo, n, argv, creation_factor,
+		r = diff_mail(ctx->repo, n, argv, creation_factor, !no_title,
 			      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 		if (!r)
 			put_text(&out);
@@ -418,7 +429,8 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 					"--results needs a series recorded in "
 					"a repository, not mail");
 			r = diff_mail(ctx->repo, 1, argv, creation_factor,
-				      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
+				      !no_title, no_patch ? RANGEDIFF_NO_PATCH :
+				      0, &out);
 			if (!r)
 				put_text(&out);
 			strbuf_release(&out);
@@ -459,6 +471,8 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		r = series_rangediff_patches(ctx->repo, mailmap, &s, vb, &pb, &nb);
 	if (!r)
 		r = rangediff_compute(pa, na, pb, nb, creation_factor, &rd);
+	if (!r && !no_title)
+		rangediff_pair_by_title(&rd);
 	if (!r && results)
 		r = results_load(ctx->repo, &s, va, vb, &dr);
 	if (!r) {

@@ -7,42 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Subjects this alike pair when the range-diff left both alone. */
-#define SUBJECT_PAIR_MIN 0.75
-
-double changes_subject_similarity(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, longer;
-	size_t *row;
-	double sim;
-
-	longer = la > lb ? la : lb;
-	if (!longer)
-		return 1.0;
-	row = xmalloc((lb + 1) * sizeof(*row));
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best;
-
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	sim = 1.0 - (double)row[lb] / (double)longer;
-	free(row);
-	return sim;
-}
-
 /* The commit message inside a range-diff text, de-indented. */
 static void patch_message(const struct rangediff_patch *p, struct strbuf *out)
 {
@@ -173,41 +137,6 @@ out:
 	strbuf_release(&mb);
 }
 
-/* Pairs what the range-diff left alone by subject, best first. */
-static void pair_by_subject(const struct rangediff_patch *a, size_t na,
-			    const struct rangediff_patch *b, size_t nb,
-			    int *a_to_b, int *b_to_a)
-{
-	for (;;) {
-		double best = SUBJECT_PAIR_MIN;
-		size_t i, j, bi = 0, bj = 0;
-		int found = 0;
-
-		for (i = 0; i < na; i++) {
-			if (a_to_b[i] >= 0)
-				continue;
-			for (j = 0; j < nb; j++) {
-				double sim;
-
-				if (b_to_a[j] >= 0)
-					continue;
-				sim = changes_subject_similarity(a[i].subject,
-								 b[j].subject);
-				if (sim >= best && (!found || sim > best)) {
-					best = sim;
-					bi = i;
-					bj = j;
-					found = 1;
-				}
-			}
-		}
-		if (!found)
-			return;
-		a_to_b[bi] = (int)bj;
-		b_to_a[bj] = (int)bi;
-	}
-}
-
 /*
  * kept[j] = 1 for the b patches in a longest run of pairs whose a
  * positions increase with their b positions; the others moved.
@@ -289,6 +218,7 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 		b_to_a[j] = -1;
 	if (rangediff_compute(a, na, b, nb, RANGEDIFF_CREATION_FACTOR,
 			      &rd) == 0) {
+		rangediff_pair_by_title(&rd);
 		for (i = 0; i < rd.nr_pairs; i++)
 			if (rd.pairs[i].a >= 0 && rd.pairs[i].b >= 0) {
 				a_to_b[rd.pairs[i].a] = rd.pairs[i].b;
@@ -298,7 +228,6 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 		error_clear();
 	}
 	rangediff_release(&rd);
-	pair_by_subject(a, na, b, nb, a_to_b, b_to_a);
 	find_kept(b_to_a, nb, kept);
 
 	for (j = 0; j < nb; j++) {

@@ -2,9 +2,10 @@
 /*
  * Range-diff of two lists of patches made from the input, and the
  * linear assignment under it.  The first byte is the creation factor
- * (0-255 %), the second's low bit asks for pairing lines only; the
- * rest is a list of patches, each ended by a line "%%%\n", the two
- * lists parted by a line "===\n".  A patch is an author line and a
+ * (0-255 %), the second's low bit asks for pairing lines only, its
+ * next bit for pairing git's leftovers by title; the rest is a list
+ * of patches, each ended by a line "%%%\n", the two lists parted by a
+ * line "===\n".  A patch is an author line and a
  * mail body; the body is split as a patch mail is (patches/patchmail.c)
  * and its diff read by libgit2, as for a series read from mail.
  */
@@ -149,6 +150,10 @@ FUZZ_TARGET(rangediff)
 	memset(&rd, 0, sizeof(rd));
 	if (!rangediff_compute(a->p, a->nr, b->p, b->nr, factor, &rd)) {
 		rangediff_fuzz_check(&rd);
+		if (data[1] & 2) {
+			rangediff_pair_by_title(&rd);
+			rangediff_fuzz_check(&rd);
+		}
 		rangediff_print(&rd, flags, &out);
 	}
 	rangediff_release(&rd);

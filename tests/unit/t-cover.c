@@ -367,11 +367,6 @@ static void test_changes(void)
 	struct strbuf out = STRBUF_INIT;
 	size_t i, n;
 
-	ok(changes_subject_similarity("mm: fix againg", "mm: fix aging") > 0.9,
-	   "a typo fix keeps subjects alike");
-	ok(changes_subject_similarity("mm: fix x", "net: rework y") < 0.5,
-	   "different subjects are not alike");
-
 	mk(&a[0], "mm: batch update counters on againg\n\nBody one.\n",
 	   "mm/vmscan.c", "one();");
 	mk(&a[1], "mm: move pages in bulk\n\nBody two.\n", "mm/swap.c",
