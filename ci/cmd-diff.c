@@ -9,6 +9,7 @@
 #include "series/import.h"
 #include "series/patchtexts.h"
 #include "series/rangediff.h"
+#include "series/splits.h"
 #include "series/store.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -24,7 +25,7 @@
 
 static const char *const usage[] = {
 	"respin diff <name> [<vA> <vB>] [--creation-factor <n>] [-s] [--json]"
-	" [--results] [--no-title-pairs]",
+	" [--results] [--no-title-pairs] [--no-splits]",
 	"respin diff <mail-a> <mail-b>   (two versions straight from mail)",
 	"respin diff <mail>              (its last two versions)",
 	NULL
@@ -80,10 +81,46 @@ static int is_mail_source(const char *arg)
 	       !strncmp(arg, "notmuch:", 8) || !strcmp(arg, "-");
 }
 
+/*
+ * What is said under a pairing line besides git's: the splits and
+ * squashes (splits.h), then the pair's results (--results).
+ */
+struct diff_notes {
+	struct splits sp;
+	int find_splits;
+	struct diff_results *dr;	/* with results_on: --results */
+	int results_on;
+};
+
+static int results_after_line(const struct rangediff *rd, size_t k,
+			      struct strbuf *out, void *data);
+
+static int notes_after_line(const struct rangediff *rd, size_t k,
+			    struct strbuf *out, void *data)
+{
+	struct diff_notes *dn = data;
+
+	splits_pair_notes(&dn->sp, rd, k, out);
+	return dn->results_on ? results_after_line(rd, k, out, dn->dr) : 0;
+}
+
+/*
+ * Pairs as asked (git's, then by title) and finds the splits; rd is
+ * computed.
+ */
+static void diff_notes_find(struct diff_notes *dn, struct rangediff *rd,
+			    int title_pairs)
+{
+	if (title_pairs)
+		rangediff_pair_by_title(rd);
+	if (dn->find_splits)
+		splits_find(rd, &dn->sp);
+}
+
 /* respin diff A.mbox B.mbox, or respin diff ALL.mbox */
 static int diff_mail(git_repository *repo, int argc, const char **argv,
-		     int creation_factor, int title_pairs, unsigned flags,
-		     struct strbuf *out)
+		     int creation_factor, int title_pairs,
+		     struct diff_notes *dn, unsigned flags, struct strbuf *out)
 {
 	struct mail_source *src[2] = { NULL, NULL };
 	struct mailset ms[2];
@@ -127,10 +164,10 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 	if (!r)
 		r = rangediff_compute(rp[0], nrd[0], rp[1], nrd[1],
 				      creation_factor, &rd);
-	if (!r && title_pairs)
-		rangediff_pair_by_title(&rd);
-	if (!r)
-		r = rangediff_print(&rd, flags, out);
+	if (!r) {
+		diff_notes_find(dn, &rd, title_pairs);
+		r = rangediff_print_with(&rd, flags, out, notes_after_line, dn);
+	}
 out:
 	rangediff_release(&rd);
 	for (k = 0; k < 2; k++) {
@@ -285,7 +322,7 @@ static int pair_json(struct json *j, const struct diff_results *dr,
 }
 
 static int diff_json(const struct series *s, int va, int vb,
-		     const struct rangediff *rd,
+		     const struct rangediff *rd, const struct splits *sp,
 		     const struct diff_results *dr, struct strbuf *out)
 {
 	struct json j;
@@ -318,6 +355,8 @@ static int diff_json(const struct series *s, int va, int vb,
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	json_key(&j, "splits");
+	splits_to_json(sp, &j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
 	return r;
@@ -369,7 +408,8 @@ static void put_text(const struct strbuf *out)
 
 int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, no_patch = 0, results = 0, no_title = 0, exit_code, n, r;
+	int json = 0, no_patch = 0, results = 0, no_title = 0, no_splits = 0;
+	int exit_code, n, r;
 	int creation_factor = RANGEDIFF_CREATION_FACTOR;
 	struct option opts[] = {
 		OPT_INT(0, "creation-factor", &creation_factor, "n",
@@ -383,6 +423,8 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		OPT_BOOL(0, "no-title-pairs", &no_title,
 			 "pair as git range-diff alone: no pairing of its "
 			 "leftovers by subject and author"),
+		OPT_BOOL(0, "no-splits", &no_splits,
+			 "say nothing of patches split or squashed"),
 		OPT_END()
 	};
 	struct rangediff_patch *pa = NULL, *pb = NULL;
@@ -393,10 +435,13 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	struct series_version *latest, *va = NULL, *vb = NULL;
 	git_mailmap *mailmap = NULL;
 	struct diff_results dr;
+	struct diff_notes dn;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
 		return exit_code;
+	memset(&dn, 0, sizeof(dn));
+	dn.find_splits = !no_splits;
 	if (n == 0)
 		return command_usage_error(opts, usage,
 					   "which series? give NAME [vA vB]");
@@ -410,10 +455,11 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 				"needs a series recorded in a repository, not "
 				"mail");
 		r = diff_mail(ctx->repo, n, argv, creation_factor, !no_title,
-			      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
+			      &dn, no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 		if (!r)
 			put_text(&out);
 		strbuf_release(&out);
+		splits_release(&dn.sp);
 		return r < 0 ? error_report(r) : 0;
 	}
 	if (n == 1 && access(argv[0], R_OK) == 0 && !strchr(argv[0], '@')) {
@@ -429,11 +475,12 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 					"--results needs a series recorded in "
 					"a repository, not mail");
 			r = diff_mail(ctx->repo, 1, argv, creation_factor,
-				      !no_title, no_patch ? RANGEDIFF_NO_PATCH :
-				      0, &out);
+				      !no_title, &dn, no_patch ?
+				      RANGEDIFF_NO_PATCH : 0, &out);
 			if (!r)
 				put_text(&out);
 			strbuf_release(&out);
+			splits_release(&dn.sp);
 			return r < 0 ? error_report(r) : 0;
 		}
 		series_release(&probe);
@@ -471,19 +518,20 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		r = series_rangediff_patches(ctx->repo, mailmap, &s, vb, &pb, &nb);
 	if (!r)
 		r = rangediff_compute(pa, na, pb, nb, creation_factor, &rd);
-	if (!r && !no_title)
-		rangediff_pair_by_title(&rd);
+	if (!r)
+		diff_notes_find(&dn, &rd, !no_title);
 	if (!r && results)
 		r = results_load(ctx->repo, &s, va, vb, &dr);
 	if (!r) {
+		dn.dr = &dr;
+		dn.results_on = dr.on;
 		if (json)
-			r = diff_json(&s, va->number, vb->number, &rd,
+			r = diff_json(&s, va->number, vb->number, &rd, &dn.sp,
 				      results ? &dr : NULL, &out);
 		else
 			r = rangediff_print_with(&rd, no_patch ?
 					RANGEDIFF_NO_PATCH : 0, &out,
-					dr.on ? results_after_line : NULL,
-					&dr);
+					notes_after_line, &dn);
 	}
 	if (!r)
 		put_text(&out);
@@ -492,6 +540,7 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	rangediff_patches_free(pa, na);
 	rangediff_patches_free(pb, nb);
 	results_release(&dr);
+	splits_release(&dn.sp);
 	series_release(&s);
 	git_mailmap_free(mailmap);
 	return r < 0 ? error_report(r) : 0;

@@ -420,6 +420,49 @@ static void test_changes(void)
 	}
 }
 
+/* A patch adding the lines "<tag> from..to" to mm/x.c. */
+static void mk_lines(struct rangediff_patch *p, const char *message,
+		     const char *tag, int from, int to)
+{
+	struct strbuf d = STRBUF_INIT;
+	git_diff *diff = NULL;
+	int i;
+
+	strbuf_addf(&d, "diff --git a/mm/x.c b/mm/x.c\n--- a/mm/x.c\n"
+		    "+++ b/mm/x.c\n@@ -1,2 +1,%d @@\n ctx\n", to - from + 3);
+	for (i = from; i <= to; i++)
+		strbuf_addf(&d, "+\t%s_line(%d);\n", tag, i);
+	strbuf_addstr(&d, " ctx2\n");
+	if (git_diff_from_buffer(&diff, d.buf, d.len) < 0 ||
+	    rangediff_patch_build(p, NULL, "A U Thor <a@example.org>", message,
+				  diff) < 0)
+		abort();
+	git_diff_free(diff);
+	strbuf_release(&d);
+}
+
+static void test_splits(void)
+{
+	struct rangediff_patch one, two[2];
+	struct strbuf out = STRBUF_INIT;
+
+	mk_lines(&one, "mm: add all the lines\n", "x", 1, 6);
+	mk_lines(&two[0], "mm: add the first lines\n", "x", 1, 3);
+	mk_lines(&two[1], "mm: add the last lines\n", "x", 4, 6);
+	is_int((long long)changes_describe(&one, 1, two, 2, &out), 1,
+	       "a split is one item");
+	is_str(out.buf, "- Split \"mm: add all the lines\" (was 1/1) into 1/2, "
+	       "2/2\n", "split into its pieces, not reworded, new, dropped");
+	strbuf_reset(&out);
+	changes_describe(two, 2, &one, 1, &out);
+	is_str(out.buf, "- 1/1 \"mm: add all the lines\": squashed from 1/2, "
+	       "2/2\n", "and squashed the other way");
+	strbuf_release(&out);
+	rangediff_patch_release(&one);
+	rangediff_patch_release(&two[0]);
+	rangediff_patch_release(&two[1]);
+}
+
 int main(void)
 {
 	git_libgit2_init();
@@ -431,6 +474,7 @@ int main(void)
 	test_comments();
 	test_template();
 	test_changes();
+	test_splits();
 	git_libgit2_shutdown();
 	return done_testing();
 }
