@@ -9,8 +9,9 @@
 #include "series/import.h"
 #include "series/patchtexts.h"
 #include "series/rangediff.h"
-#include "series/store.h"
+#include "series/splits.h"
 #include "series/trailerdiff.h"
+#include "series/store.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -25,7 +26,7 @@
 
 static const char *const usage[] = {
 	"respin diff <name> [<vA> <vB>] [--creation-factor <n>] [-s] [--json]"
-	" [--results]",
+	" [--results] [--no-title-pairs] [--no-splits]",
 	"respin diff <mail-a> <mail-b>   (two versions straight from mail)",
 	"respin diff <mail>              (its last two versions)",
 	NULL
@@ -81,6 +82,18 @@ static int is_mail_source(const char *arg)
 	       !strncmp(arg, "notmuch:", 8) || !strcmp(arg, "-");
 }
 
+/*
+ * What is said under a pairing line besides git's: the splits and
+ * squashes (splits.h), then the pair's results (--results).
+ */
+struct diff_notes {
+	struct splits sp;
+	int find_splits;
+	struct diff_results *dr;	/* with results_on: --results */
+	int results_on;
+	struct trailerdiff td;		/* the tags vB's patches lost */
+};
+
 #define TRAILERS_PREFIX "    trailers: "
 
 /* After a pairing line: the tags its vB patch lost (trailerdiff.h). */
@@ -99,19 +112,39 @@ static void trailers_after_line(const struct trailerdiff *td,
 	}
 }
 
-/* What goes under a pairing line: results (when on), lost tags. */
-struct diff_results;
-struct diff_after {
-	const struct diff_results *dr;	/* NULL: no results */
-	const struct trailerdiff *td;
-};
+static int results_after_line(const struct rangediff *rd, size_t k,
+			      struct strbuf *out, void *data);
 
-static int after_line(const struct rangediff *rd, size_t k,
-		      struct strbuf *out, void *data);
+static int notes_after_line(const struct rangediff *rd, size_t k,
+			    struct strbuf *out, void *data)
+{
+	struct diff_notes *dn = data;
+	int r;
+
+	splits_pair_notes(&dn->sp, rd, k, out);
+	r = dn->results_on ? results_after_line(rd, k, out, dn->dr) : 0;
+	if (!r)
+		trailers_after_line(&dn->td, &rd->pairs[k], out);
+	return r;
+}
+
+/*
+ * Pairs as asked (git's, then by title) and finds the splits; rd is
+ * computed.
+ */
+static void diff_notes_find(struct diff_notes *dn, struct rangediff *rd,
+			    int title_pairs)
+{
+	if (title_pairs)
+		rangediff_pair_by_title(rd);
+	if (dn->find_splits)
+		splits_find(rd, &dn->sp);
+}
 
 /* respin diff A.mbox B.mbox, or respin diff ALL.mbox */
 static int diff_mail(git_repository *repo, int argc, const char **argv,
-		     int creation_factor, unsigned flags, struct strbuf *out)
+		     int creation_factor, int title_pairs,
+		     struct diff_notes *dn, unsigned flags, struct strbuf *out)
 {
 	struct mail_source *src[2] = { NULL, NULL };
 	struct mailset ms[2];
@@ -119,7 +152,6 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 	size_t nmp[2] = { 0, 0 }, nrd[2] = { 0, 0 };
 	struct rangediff_patch *rp[2] = { NULL, NULL };
 	struct rangediff rd = { 0 };
-	struct trailerdiff td = { 0 };
 	struct trailerdiff_version tv[2];
 	long series[2], vi[2];
 	int k, r;
@@ -162,13 +194,11 @@ static int diff_mail(git_repository *repo, int argc, const char **argv,
 		r = rangediff_compute(rp[0], nrd[0], rp[1], nrd[1],
 				      creation_factor, &rd);
 	if (!r) {
-		struct diff_after da = { NULL, &td };
-
-		trailerdiff_compute(&td, &tv[0], &tv[1]);
-		r = rangediff_print_with(&rd, flags, out, after_line, &da);
+		diff_notes_find(dn, &rd, title_pairs);
+		trailerdiff_compute(&dn->td, &tv[0], &tv[1]);
+		r = rangediff_print_with(&rd, flags, out, notes_after_line, dn);
 	}
 out:
-	trailerdiff_release(&td);
 	trailerdiff_version_release(&tv[0]);
 	trailerdiff_version_release(&tv[1]);
 	rangediff_release(&rd);
@@ -283,19 +313,6 @@ static int results_after_line(const struct rangediff *rd, size_t k,
 	return r;
 }
 
-static int after_line(const struct rangediff *rd, size_t k,
-		      struct strbuf *out, void *data)
-{
-	const struct diff_after *da = data;
-	int r = 0;
-
-	if (da->dr && da->dr->on)
-		r = results_after_line(rd, k, out, (void *)da->dr);
-	if (!r)
-		trailers_after_line(da->td, &rd->pairs[k], out);
-	return r;
-}
-
 static void patch_json(struct json *j, const char *side,
 		       const struct rangediff_patch *p, int index)
 {
@@ -337,7 +354,7 @@ static int pair_json(struct json *j, const struct diff_results *dr,
 }
 
 static int diff_json(const struct series *s, int va, int vb,
-		     const struct rangediff *rd,
+		     const struct rangediff *rd, const struct splits *sp,
 		     const struct diff_results *dr,
 		     const struct trailerdiff *td, struct strbuf *out)
 {
@@ -359,6 +376,11 @@ static int diff_json(const struct series *s, int va, int vb,
 		json_object_begin(&j);
 		status[0] = p->status;
 		json_string_member(&j, "status", status);
+		json_key(&j, "paired_by");
+		if (p->a < 0 || p->b < 0)
+			json_null(&j);
+		else
+			json_string(&j, p->by_title ? "title" : "range-diff");
 		patch_json(&j, "a", p->a >= 0 ? &rd->a[p->a] : NULL, p->a);
 		patch_json(&j, "b", p->b >= 0 ? &rd->b[p->b] : NULL, p->b);
 		if (dr && !r)
@@ -372,6 +394,8 @@ static int diff_json(const struct series *s, int va, int vb,
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	json_key(&j, "splits");
+	splits_to_json(sp, &j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
 	return r;
@@ -445,7 +469,8 @@ static void put_text(const struct strbuf *out)
 
 int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, no_patch = 0, results = 0, exit_code, n, r;
+	int json = 0, no_patch = 0, results = 0, no_title = 0, no_splits = 0;
+	int exit_code, n, r;
 	int creation_factor = RANGEDIFF_CREATION_FACTOR;
 	struct option opts[] = {
 		OPT_INT(0, "creation-factor", &creation_factor, "n",
@@ -456,6 +481,11 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		OPT_BOOL(0, "json", &json, "print the pairs as JSON"),
 		OPT_BOOL(0, "results", &results,
 			 "show what changed in each pair's stored results"),
+		OPT_BOOL(0, "no-title-pairs", &no_title,
+			 "pair as git range-diff alone: no pairing of its "
+			 "leftovers by subject and author"),
+		OPT_BOOL(0, "no-splits", &no_splits,
+			 "say nothing of patches split or squashed"),
 		OPT_END()
 	};
 	struct rangediff_patch *pa = NULL, *pb = NULL;
@@ -466,11 +496,13 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 	struct series_version *latest, *va = NULL, *vb = NULL;
 	git_mailmap *mailmap = NULL;
 	struct diff_results dr;
-	struct trailerdiff td = { 0 };
+	struct diff_notes dn;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
 		return exit_code;
+	memset(&dn, 0, sizeof(dn));
+	dn.find_splits = !no_splits;
 	if (n == 0)
 		return command_usage_error(opts, usage,
 					   "which series? give NAME [vA vB]");
@@ -483,11 +515,13 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 			return command_usage_error(opts, usage, "--results "
 				"needs a series recorded in a repository, not "
 				"mail");
-		r = diff_mail(ctx->repo, n, argv, creation_factor,
-			      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
+		r = diff_mail(ctx->repo, n, argv, creation_factor, !no_title,
+			      &dn, no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
 		if (!r)
 			put_text(&out);
 		strbuf_release(&out);
+		splits_release(&dn.sp);
+		trailerdiff_release(&dn.td);
 		return r < 0 ? error_report(r) : 0;
 	}
 	if (n == 1 && access(argv[0], R_OK) == 0 && !strchr(argv[0], '@')) {
@@ -503,10 +537,13 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 					"--results needs a series recorded in "
 					"a repository, not mail");
 			r = diff_mail(ctx->repo, 1, argv, creation_factor,
-				      no_patch ? RANGEDIFF_NO_PATCH : 0, &out);
+				      !no_title, &dn, no_patch ?
+				      RANGEDIFF_NO_PATCH : 0, &out);
 			if (!r)
 				put_text(&out);
 			strbuf_release(&out);
+			splits_release(&dn.sp);
+			trailerdiff_release(&dn.td);
 			return r < 0 ? error_report(r) : 0;
 		}
 		series_release(&probe);
@@ -544,29 +581,32 @@ int cmd_diff(int argc, const char **argv, struct command_context *ctx)
 		r = series_rangediff_patches(ctx->repo, mailmap, &s, vb, &pb, &nb);
 	if (!r)
 		r = rangediff_compute(pa, na, pb, nb, creation_factor, &rd);
+	if (!r)
+		diff_notes_find(&dn, &rd, !no_title);
+	if (!r)
+		r = lost_trailers(ctx->repo, &s, va, vb, pa, na, pb, nb, &dn.td);
 	if (!r && results)
 		r = results_load(ctx->repo, &s, va, vb, &dr);
-	if (!r)
-		r = lost_trailers(ctx->repo, &s, va, vb, pa, na, pb, nb, &td);
 	if (!r) {
-		struct diff_after da = { &dr, &td };
-
+		dn.dr = &dr;
+		dn.results_on = dr.on;
 		if (json)
-			r = diff_json(&s, va->number, vb->number, &rd,
-				      results ? &dr : NULL, &td, &out);
+			r = diff_json(&s, va->number, vb->number, &rd, &dn.sp,
+				      results ? &dr : NULL, &dn.td, &out);
 		else
 			r = rangediff_print_with(&rd, no_patch ?
 					RANGEDIFF_NO_PATCH : 0, &out,
-					after_line, &da);
+					notes_after_line, &dn);
 	}
 	if (!r)
 		put_text(&out);
 	strbuf_release(&out);
 	rangediff_release(&rd);
-	trailerdiff_release(&td);
 	rangediff_patches_free(pa, na);
 	rangediff_patches_free(pb, nb);
 	results_release(&dr);
+	splits_release(&dn.sp);
+	trailerdiff_release(&dn.td);
 	series_release(&s);
 	git_mailmap_free(mailmap);
 	return r < 0 ? error_report(r) : 0;

@@ -8,27 +8,55 @@
 
 /* ---- section headers ---- */
 
+/* Words a header may hold besides its versions. */
 static const char *const header_words[] = {
-	"changes", "change", "changelog", "updates", "update", "updated",
-	"in", "since", "from", "to", "for", "->", "version", NULL
+	"changes", "change", "changed", "changelog", "changelogs", "log",
+	"updates", "update", "updated", "notes", "note", "overview",
+	"history", "revision", "revisions", "version", "versions", "patch",
+	"patchset", "set", "series", "in", "since", "from", "to", "for",
+	"against", "compared", "vs", "vs.", "versus", "->", NULL
 };
 
-static int is_header_word(const char *w)
+/* Of those, the ones that say "what changed" before a version. */
+static const char *const since_words[] = {
+	"since", "from", "against", "compared", "vs", "vs.", "versus", NULL
+};
+
+/* A heading over the whole changelog: all its words from here ... */
+static const char *const container_words[] = {
+	"changes", "change", "changelog", "changelogs", "log", "history",
+	"revision", "revisions", "version", "versions", "updates", NULL
+};
+
+/* ... and one of these. */
+static const char *const container_nouns[] = {
+	"changes", "changelog", "changelogs", "log", "history", "revisions",
+	"updates", NULL
+};
+
+static int in_list(const char *w, const char *const *list)
 {
 	size_t i;
 
-	for (i = 0; header_words[i]; i++)
-		if (!strcmp(w, header_words[i]))
+	for (i = 0; list[i]; i++)
+		if (!strcmp(w, list[i]))
 			return 1;
 	return 0;
 }
 
-/* "v3", "V3" or, after "version", "3": the number, else 0. */
+/*
+ * "v3", "V3", "-v3" or, after "version", "revision" or "set", "3": the
+ * number, else 0.  "initial" and "rfc" are the first version.
+ */
 static int version_token(const char *w, int after_version)
 {
 	char *end;
 	long n;
 
+	if (!strcmp(w, "initial") || !strcmp(w, "rfc"))
+		return 1;
+	if (*w == '-' && w[1] == 'v')
+		w++;
 	if (*w == 'v' && isdigit((unsigned char)w[1]))
 		w++;
 	else if (!after_version || !isdigit((unsigned char)*w))
@@ -39,62 +67,183 @@ static int version_token(const char *w, int after_version)
 	return (int)n;
 }
 
-int changelog_header_version(const char *line, size_t len)
+/* Whether s[0, len) holds a URL or a mail address: a reference. */
+static int is_reference(const char *s, size_t len)
 {
-	struct strbuf norm = STRBUF_INIT;
-	int versions[2] = { 0, 0 }, nv = 0, words = 0, since = 0;
-	int after_version = 0, colon = 0, ok = 1, n;
-	char *tok, *save;
-	size_t i;
+	return memmem(s, len, "://", 3) || memchr(s, '@', len);
+}
 
-	while (len && isspace((unsigned char)line[len - 1]))
-		len--;
-	if (!len || isspace((unsigned char)*line) || *line == '-' ||
-	    *line == '*' || len > 60)
+/* Where the group opened at s[i] ends (its closing char), or 0. */
+static size_t group_end(const char *s, size_t len, size_t i)
+{
+	char close = s[i] == '[' ? ']' : s[i] == '<' ? '>' : ')';
+	const char *e = memchr(s + i + 1, close, len - i - 1);
+
+	return e ? (size_t)(e - s) : 0;
+}
+
+/*
+ * A group that is left out of a header: "[2]", "[msgid]", "<URL>",
+ * "(URL)", "(2)"; a "(v6)" stays (its brackets become spaces).
+ */
+static size_t skipped_group(const char *s, size_t len, size_t i)
+{
+	size_t e, k;
+
+	if (s[i] != '[' && s[i] != '<' && s[i] != '(')
 		return 0;
-	if (line[len - 1] == ':') {
-		colon = 1;
+	e = group_end(s, len, i);
+	if (!e)
+		return 0;
+	if (s[i] == '[')
+		return e;
+	if (is_reference(s + i + 1, e - i - 1))
+		return e;
+	for (k = i + 1; k < e && isdigit((unsigned char)s[k]); k++)
+		;
+	return s[i] == '(' && k == e && e > i + 1 ? e : 0;
+}
+
+static int starts_url(const char *s, size_t len)
+{
+	while (len && (*s == '<' || *s == '(')) {
+		s++;
 		len--;
 	}
-	/* lower case; arrows and ranges become one word; drop ( ) , */
+	return (len >= 7 && !strncasecmp(s, "http://", 7)) ||
+	       (len >= 8 && !strncasecmp(s, "https://", 8)) ||
+	       (len >= 6 && !strncasecmp(s, "git://", 6));
+}
+
+/*
+ * Splits a line into the header and the text on its own line: the
+ * first ':' outside references ends the header ("v2: Fix x"), as does
+ * the '.' of "v3. Rebase".  Appends the header, lower case and with
+ * arrows as words, to norm; *text is where the rest starts (0: none).
+ */
+static void header_split(const char *line, size_t len, struct strbuf *norm,
+			 size_t *text, int *colon)
+{
+	size_t i, e;
+
+	*text = 0;
+	*colon = 0;
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 
+		if ((e = skipped_group(line, len, i))) {
+			strbuf_addch(norm, ' ');
+			i = e;
+			continue;
+		}
+		if (c == ':') {
+			*colon = 1;
+			for (e = i + 1; e < len && isspace((unsigned char)line[e]);)
+				e++;
+			*text = e < len ? e : 0;
+			return;
+		}
+		if (c == '.' && i + 1 < len && line[i + 1] == ' ' &&
+		    (*norm->buf == 'v' || *norm->buf == '-') &&
+		    version_token(norm->buf, 0) && !strchr(norm->buf, ' ')) {
+			/* "v3. Rebase": the version ends the header */
+			for (e = i + 1; e < len && isspace((unsigned char)line[e]);)
+				e++;
+			*text = e < len ? e : 0;
+			return;
+		}
 		if ((c == '-' || c == '=') && i + 1 < len && line[i + 1] == '>') {
-			strbuf_addstr(&norm, " -> ");
+			strbuf_addstr(norm, " -> ");
 			i++;
+		} else if (c == '-' && i + 2 < len && line[i + 1] == '-' &&
+			   line[i + 2] == '>') {
+			strbuf_addstr(norm, " -> ");
+			i += 2;
 		} else if (c == '.' && i + 1 < len && line[i + 1] == '.') {
-			strbuf_addstr(&norm, " -> ");
+			strbuf_addstr(norm, " -> ");
 			i++;
 		} else if (c == '(' || c == ')' || c == ',') {
-			strbuf_addch(&norm, ' ');
+			strbuf_addch(norm, ' ');
 		} else {
-			strbuf_addch(&norm, tolower(c));
+			strbuf_addch(norm, tolower(c));
 		}
+	}
+}
+
+int changelog_header_parse(const char *line, size_t len,
+			   struct changelog_header *h)
+{
+	struct strbuf norm = STRBUF_INIT;
+	int versions[2] = { 0, 0 }, nv = 0, words = 0, since = 0;
+	int after_version = 0, was_v1_alias = 0, ok = 1, nouns = 0;
+	int container = 1, colon, n;
+	char *tok, *save;
+
+	memset(h, 0, sizeof(*h));
+	while (len && isspace((unsigned char)line[len - 1]))
+		len--;
+	if (!len || isspace((unsigned char)*line) || *line == '*' ||
+	    (*line == '-' && !(len > 2 && line[1] == 'v' &&
+			       isdigit((unsigned char)line[2]))))
+		return 0;
+	header_split(line, len, &norm, &h->text, &colon);
+	if (norm.len > 60 || (h->text && starts_url(line + h->text,
+						    len - h->text))) {
+		strbuf_release(&norm);
+		h->text = 0;
+		return 0;
 	}
 	for (tok = strtok_r(norm.buf, " \t", &save); tok && ok;
 	     tok = strtok_r(NULL, " \t", &save)) {
+		int alias = !strcmp(tok, "initial") || !strcmp(tok, "rfc");
+
 		n = version_token(tok, after_version);
-		after_version = !strcmp(tok, "version");
-		if (n) {
+		after_version = !strcmp(tok, "version") ||
+				!strcmp(tok, "revision") || !strcmp(tok, "set");
+		if (n && alias && was_v1_alias) {
+			/* "initial RFC": one version */
+		} else if (n) {
 			if (nv == 2)
 				ok = 0;
 			else
 				versions[nv++] = n;
-		} else if (is_header_word(tok)) {
+		} else if (in_list(tok, header_words)) {
 			words++;
-			if (!nv && (!strcmp(tok, "since") || !strcmp(tok, "from")))
+			if (!nv && in_list(tok, since_words))
 				since = 1;
+			container &= in_list(tok, container_words);
+			nouns += in_list(tok, container_nouns);
 		} else {
 			ok = 0;
 		}
+		was_v1_alias = alias;
 	}
 	strbuf_release(&norm);
-	if (!ok || !nv || (!words && !(colon && nv == 1)))
+	h->colon = colon;
+	if (!ok || (!nv && !(container && nouns && !h->text))) {
+		h->text = 0;
 		return 0;
+	}
+	if (!nv) {
+		h->version = CHANGELOG_CONTAINER;
+		return h->version;
+	}
+	if (!words && !colon && !h->text)
+		h->bare = 1;
 	if (nv == 2)
-		return versions[1];
-	return since ? versions[0] + 1 : versions[0];
+		h->version = versions[0] > versions[1] ? versions[0] : versions[1];
+	else
+		h->version = since ? versions[0] + 1 : versions[0];
+	return h->version;
+}
+
+int changelog_header_version(const char *line, size_t len)
+{
+	struct changelog_header h;
+
+	if (changelog_header_parse(line, len, &h) <= 0 || h.bare || h.text)
+		return 0;
+	return h.version;
 }
 
 /* ---- lines ---- */
@@ -141,11 +290,40 @@ static int starts(const struct line *l, const char *s)
 	return l->len >= n && !memcmp(l->p, s, n);
 }
 
-/* A list item or its continuation: "- x", "* x", "  more". */
+/*
+ * A list item or its continuation: "- x", "* x", "o x", "1. x",
+ * "2) x", "  more".
+ */
 static int item_line(const struct line *l)
 {
-	return l->len && (l->p[0] == '-' || l->p[0] == '*' || l->p[0] == '+' ||
-			  l->p[0] == ' ' || l->p[0] == '\t');
+	size_t i = 0;
+
+	if (!l->len)
+		return 0;
+	if (l->p[0] == '-' || l->p[0] == '*' || l->p[0] == '+' ||
+	    l->p[0] == ' ' || l->p[0] == '\t')
+		return 1;
+	if (l->len > 2 && l->p[0] == 'o' && l->p[1] == ' ')
+		return 1;
+	while (i < l->len && i < 3 && isdigit((unsigned char)l->p[i]))
+		i++;
+	return i && i + 1 < l->len && (l->p[i] == '.' || l->p[i] == ')') &&
+	       l->p[i + 1] == ' ';
+}
+
+/* "-----", "=====", "~~~~", "****", "++++": a heading's underline. */
+static int underline(const struct line *l)
+{
+	size_t i, n = l->len;
+
+	while (n && isspace((unsigned char)l->p[n - 1]))
+		n--;
+	if (n < 2 || !strchr("-=~*+_^#", l->p[0]))
+		return 0;
+	for (i = 1; i < n; i++)
+		if (l->p[i] != l->p[0])
+			return 0;
+	return 1;
 }
 
 /* "- Link to v2: https://..." (b4 writes these; we make our own). */
@@ -318,11 +496,137 @@ static void drop_recipient_trailers(struct strbuf *body)
 	free(l);
 }
 
+/*
+ * The version line l[k] heads a section for, or 0.  A bare "v2" heads
+ * one only when underlined or inside the changelog (under a
+ * "Changelog:" or right after another section).
+ */
+static int section_header(const struct line *l, size_t k, size_t end,
+			  int in_log, struct changelog_header *h)
+{
+	int v = changelog_header_parse(l[k].p, l[k].len, h);
+
+	if (v <= 0)
+		return 0;
+	if (h->bare && !in_log && !(k + 1 < end && underline(&l[k + 1])))
+		return 0;
+	return v;
+}
+
+/* The section walk: what the author's changelog says, version by version. */
+struct section_walk {
+	struct cover_text *ct;
+	struct changelog_section *cur;	/* NULL: in the body */
+	size_t lines;			/* of cur's, so far */
+	int inline_item;	/* cur began "v2: text": continue that item */
+	int in_log;		/* inside the changelog: bare versions count */
+};
+
+static void section_add(struct section_walk *w, const char *p, size_t len)
+{
+	struct line one = { p, len };
+
+	if (link_item(&one) || empty_item(&one))
+		return;
+	if (w->inline_item && !item_line(&one))
+		strbuf_addstr(&w->cur->text, "  ");
+	add_line(&w->cur->text, &one);
+	w->lines++;
+}
+
+/* A section starts at l[i]; returns the last line it took (underlines). */
+static size_t section_start(struct section_walk *w, const struct line *l,
+			    size_t i, size_t end,
+			    const struct changelog_header *h)
+{
+	w->cur = section_for(w->ct, h->version);
+	w->lines = 0;
+	w->inline_item = 0;
+	w->in_log = 1;
+	if (h->text) {
+		struct strbuf item = STRBUF_INIT;
+		const char *t = l[i].p + h->text;
+		int bullet = *t == '-' || *t == '*' || *t == '+';
+
+		if (!bullet)
+			strbuf_addstr(&item, "- ");
+		strbuf_add(&item, t, l[i].len - h->text);
+		section_add(w, item.buf, item.len);
+		w->inline_item = !bullet;
+		strbuf_release(&item);
+	}
+	while (i + 1 < end && underline(&l[i + 1]))
+		i++;
+	return i;
+}
+
+/*
+ * "Changelog:" (or underlined "Revisions") with version sections under
+ * it: where the first section starts, else 0 (then it is body text).
+ */
+static size_t container_end(const struct line *l, size_t i, size_t end,
+			    const struct changelog_header *h)
+{
+	struct changelog_header next;
+	size_t k = i + 1;
+
+	if (!h->colon && !(k < end && underline(&l[k])))
+		/* "Changelog" alone: only right above a section */
+		return k < end && section_header(l, k, end, 1, &next) ? k : 0;
+	while (k < end && (blank(&l[k]) || underline(&l[k])))
+		k++;
+	return k < end && section_header(l, k, end, 1, &next) ? k : 0;
+}
+
+static void split_sections(struct cover_text *ct, const struct line *l,
+			   size_t first, size_t end)
+{
+	struct section_walk w = { ct, NULL, 0, 0, 0 };
+	struct changelog_header h;
+	size_t i, k;
+
+	for (i = first; i < end; i++) {
+		int v = section_header(l, i, end, w.in_log, &h);
+
+		if (!v && changelog_header_parse(l[i].p, l[i].len, &h) ==
+		    CHANGELOG_CONTAINER && (k = container_end(l, i, end, &h))) {
+			w.cur = NULL;
+			w.in_log = 1;
+			i = k - 1;
+			continue;
+		}
+		if (v) {
+			i = section_start(&w, l, i, end, &h);
+			continue;
+		}
+		if (w.cur && blank(&l[i])) {
+			/* a blank line ends the section unless items follow */
+			if (!w.lines)
+				continue;	/* nothing under the heading yet */
+			for (k = i + 1; k < end && blank(&l[k]);)
+				k++;
+			if (k < end && item_line(&l[k]) &&
+			    !section_header(l, k, end, 1, &h))
+				continue;
+			w.cur = NULL;
+			w.in_log = k < end && section_header(l, k, end, 1, &h);
+			add_line(&ct->body, &l[i]);
+			continue;
+		}
+		if (w.cur) {
+			section_add(&w, l[i].p, l[i].len);
+			continue;
+		}
+		if (!blank(&l[i]))
+			w.in_log = 0;
+		add_line(&ct->body, &l[i]);
+	}
+}
+
 void cover_text_parse(const char *text, size_t len, struct cover_text *ct)
 {
 	struct line *l;
 	size_t nr, i, first = 0, end;
-	struct changelog_section *cur = NULL;
 
 	memset(ct, 0, sizeof(*ct));
 	strbuf_init(&ct->body, 0);
@@ -362,33 +666,7 @@ void cover_text_parse(const char *text, size_t len, struct cover_text *ct)
 		    diffstat_summary(&l[i]))
 			add_line(&ct->diffstat, &l[i]);
 	}
-	for (i = first; i < end; i++) {
-		int v = changelog_header_version(l[i].p, l[i].len);
-
-		if (v) {
-			cur = section_for(ct, v);
-			continue;
-		}
-		if (cur && blank(&l[i])) {
-			/* a blank line ends the section unless items follow */
-			size_t k = i + 1;
-
-			while (k < end && blank(&l[k]))
-				k++;
-			if (k < end && item_line(&l[k]) &&
-			    !changelog_header_version(l[k].p, l[k].len))
-				continue;
-			cur = NULL;
-			add_line(&ct->body, &l[i]);
-			continue;
-		}
-		if (cur) {
-			if (!link_item(&l[i]) && !empty_item(&l[i]))
-				add_line(&cur->text, &l[i]);
-			continue;
-		}
-		add_line(&ct->body, &l[i]);
-	}
+	split_sections(ct, l, first, end);
 	/* collapse the blank lines that removed sections leave behind */
 	{
 		struct strbuf b = STRBUF_INIT;

@@ -1,47 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/changes.h"
 #include "series/patchtexts.h"
+#include "series/splits.h"
 #include "tools/lib/error.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Subjects this alike pair when the range-diff left both alone. */
-#define SUBJECT_PAIR_MIN 0.75
-
-double changes_subject_similarity(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, longer;
-	size_t *row;
-	double sim;
-
-	longer = la > lb ? la : lb;
-	if (!longer)
-		return 1.0;
-	row = xmalloc((lb + 1) * sizeof(*row));
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best;
-
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	sim = 1.0 - (double)row[lb] / (double)longer;
-	free(row);
-	return sim;
-}
 
 /* The commit message inside a range-diff text, de-indented. */
 static void patch_message(const struct rangediff_patch *p, struct strbuf *out)
@@ -173,41 +138,6 @@ out:
 	strbuf_release(&mb);
 }
 
-/* Pairs what the range-diff left alone by subject, best first. */
-static void pair_by_subject(const struct rangediff_patch *a, size_t na,
-			    const struct rangediff_patch *b, size_t nb,
-			    int *a_to_b, int *b_to_a)
-{
-	for (;;) {
-		double best = SUBJECT_PAIR_MIN;
-		size_t i, j, bi = 0, bj = 0;
-		int found = 0;
-
-		for (i = 0; i < na; i++) {
-			if (a_to_b[i] >= 0)
-				continue;
-			for (j = 0; j < nb; j++) {
-				double sim;
-
-				if (b_to_a[j] >= 0)
-					continue;
-				sim = changes_subject_similarity(a[i].subject,
-								 b[j].subject);
-				if (sim >= best && (!found || sim > best)) {
-					best = sim;
-					bi = i;
-					bj = j;
-					found = 1;
-				}
-			}
-		}
-		if (!found)
-			return;
-		a_to_b[bi] = (int)bj;
-		b_to_a[bj] = (int)bi;
-	}
-}
-
 /*
  * kept[j] = 1 for the b patches in a longest run of pairs whose a
  * positions increase with their b positions; the others moved.
@@ -272,68 +202,125 @@ static void add_item(struct strbuf *out, const char *text)
 	strbuf_addch(out, '\n');
 }
 
+/* What changed in a pair, or nothing when nothing did; how many items. */
+static size_t describe_pair(const struct rangediff_patch *pa, int ia,
+			    size_t na, const struct rangediff_patch *pb,
+			    size_t jb, size_t nb, int kept, struct strbuf *out)
+{
+	struct strbuf what = STRBUF_INIT, item = STRBUF_INIT;
+	size_t n;
+
+	if (!kept)
+		strbuf_addf(&what, "; moved (was %d/%zu)", ia + 1, na);
+	if (strcmp(pa->subject, pb->subject))
+		strbuf_addf(&what, "; reworded (was \"%s\")", pa->subject);
+	if (!same_diff(pa, pb))
+		strbuf_addstr(&what, "; code changed");
+	else if (!same_message(pa, pb))
+		strbuf_addstr(&what, "; commit message changed");
+	add_pickups(pa, pb, &what);
+	n = what.len ? 1 : 0;
+	if (n) {
+		strbuf_addf(&item, "%zu/%zu \"%s\": %s", jb + 1, nb,
+			    pb->subject, what.buf + 2);
+		add_item(out, item.buf);
+	}
+	strbuf_release(&what);
+	strbuf_release(&item);
+	return n;
+}
+
+/*
+ * The pairs of the range-diff (and by title), without those inside a
+ * split or a squash: those are told as such.
+ */
+static void pair_up(const struct rangediff *rd, const struct splits *sp,
+		    int *a_to_b, int *b_to_a)
+{
+	size_t i;
+
+	for (i = 0; i < rd->na; i++)
+		a_to_b[i] = -1;
+	for (i = 0; i < rd->nb; i++)
+		b_to_a[i] = -1;
+	for (i = 0; i < rd->nr_pairs; i++) {
+		const struct rangediff_pair *p = &rd->pairs[i];
+
+		if (p->a >= 0 && p->b >= 0 && !splits_of(sp, 0, p->a) &&
+		    !splits_of(sp, 1, p->b)) {
+			a_to_b[p->a] = p->b;
+			b_to_a[p->b] = p->a;
+		}
+	}
+}
+
+/* New patch j's item when it is in a split or a squash; how many. */
+static size_t describe_split(const struct splits *sp,
+			     const struct rangediff_patch *a, size_t na,
+			     const struct rangediff_patch *b, size_t j,
+			     size_t nb, struct strbuf *out)
+{
+	const struct splits_item *it = splits_of(sp, 1, (int)j);
+	struct strbuf item = STRBUF_INIT;
+
+	if (it->kind == SPLITS_SPLIT) {
+		/* told once, at its first piece */
+		if (it->many[0] != (int)j)
+			return 0;
+		strbuf_addf(&item, "Split \"%s\" (was %d/%zu) into ",
+			    a[it->one].subject, it->one + 1, na);
+		splits_positions(&item, it, nb);
+	} else {
+		strbuf_addf(&item, "%zu/%zu \"%s\": squashed from ", j + 1, nb,
+			    b[j].subject);
+		splits_positions(&item, it, na);
+	}
+	add_item(out, item.buf);
+	strbuf_release(&item);
+	return 1;
+}
+
 size_t changes_describe(const struct rangediff_patch *a, size_t na,
 			const struct rangediff_patch *b, size_t nb,
 			struct strbuf *out)
 {
 	struct rangediff rd = { 0 };
+	struct splits sp = { 0 };
 	int *a_to_b = xmalloc((na ? na : 1) * sizeof(int));
 	int *b_to_a = xmalloc((nb ? nb : 1) * sizeof(int));
 	int *kept = xmalloc((nb ? nb : 1) * sizeof(int));
-	struct strbuf what = STRBUF_INIT, item = STRBUF_INIT;
+	struct strbuf item = STRBUF_INIT;
 	size_t i, j, items = 0;
 
-	for (i = 0; i < na; i++)
-		a_to_b[i] = -1;
-	for (j = 0; j < nb; j++)
-		b_to_a[j] = -1;
 	if (rangediff_compute(a, na, b, nb, RANGEDIFF_CREATION_FACTOR,
 			      &rd) == 0) {
-		for (i = 0; i < rd.nr_pairs; i++)
-			if (rd.pairs[i].a >= 0 && rd.pairs[i].b >= 0) {
-				a_to_b[rd.pairs[i].a] = rd.pairs[i].b;
-				b_to_a[rd.pairs[i].b] = rd.pairs[i].a;
-			}
+		rangediff_pair_by_title(&rd);
+		splits_find(&rd, &sp);
 	} else {
 		error_clear();
+		rd.na = na;
+		rd.nb = nb;
 	}
+	pair_up(&rd, &sp, a_to_b, b_to_a);
 	rangediff_release(&rd);
-	pair_by_subject(a, na, b, nb, a_to_b, b_to_a);
 	find_kept(b_to_a, nb, kept);
 
 	for (j = 0; j < nb; j++) {
-		const struct rangediff_patch *pb = &b[j], *pa;
-
 		strbuf_reset(&item);
-		if (b_to_a[j] < 0) {
+		if (splits_of(&sp, 1, (int)j)) {
+			items += describe_split(&sp, a, na, b, j, nb, out);
+		} else if (b_to_a[j] < 0) {
 			strbuf_addf(&item, "New patch %zu/%zu: \"%s\"", j + 1,
-				    nb, pb->subject);
+				    nb, b[j].subject);
 			add_item(out, item.buf);
 			items++;
-			continue;
+		} else {
+			items += describe_pair(&a[b_to_a[j]], b_to_a[j], na,
+					       &b[j], j, nb, kept[j], out);
 		}
-		pa = &a[b_to_a[j]];
-		strbuf_reset(&what);
-		if (!kept[j])
-			strbuf_addf(&what, "; moved (was %d/%zu)", b_to_a[j] + 1,
-				    na);
-		if (strcmp(pa->subject, pb->subject))
-			strbuf_addf(&what, "; reworded (was \"%s\")",
-				    pa->subject);
-		if (!same_diff(pa, pb))
-			strbuf_addstr(&what, "; code changed");
-		else if (!same_message(pa, pb))
-			strbuf_addstr(&what, "; commit message changed");
-		add_pickups(pa, pb, &what);
-		if (!what.len)
-			continue;
-		strbuf_addf(&item, "%zu/%zu \"%s\": %s", j + 1, nb, pb->subject,
-			    what.buf + 2);
-		add_item(out, item.buf);
-		items++;
 	}
 	for (i = 0; i < na; i++) {
-		if (a_to_b[i] >= 0)
+		if (a_to_b[i] >= 0 || splits_of(&sp, 0, (int)i))
 			continue;
 		strbuf_reset(&item);
 		strbuf_addf(&item, "Dropped \"%s\" (was %zu/%zu)", a[i].subject,
@@ -341,8 +328,8 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 		add_item(out, item.buf);
 		items++;
 	}
-	strbuf_release(&what);
 	strbuf_release(&item);
+	splits_release(&sp);
 	free(a_to_b);
 	free(b_to_a);
 	free(kept);

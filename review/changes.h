@@ -16,9 +16,10 @@
  *	- 2/3 "mm: batch": picked up Reviewed-by: A Reviewer <r@example.org>
  *
  * Patches pair as in the range-diff (git's creation factor); what is
- * left unpaired then pairs by a similar subject, since a respin often
- * rewrites both a patch's message and its code (a pair found that way
- * is always "code changed" or "commit message changed").  A patch moved
+ * left unpaired then pairs by subject and author as respin diff pairs
+ * it (rangediff_pair_by_title()), since a respin often rewrites both a
+ * patch's message and its code (a pair found that way is always "code
+ * changed" or "commit message changed").  A patch moved
  * is one outside the longest run of pairs that kept their order.
  * Appends one "- " item a line (continuations indented by two); returns
  * how many items.
@@ -31,8 +32,5 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 int changes_between(git_repository *repo, const struct series *s,
 		    const struct series_version *prev,
 		    const struct series_version *cur, struct strbuf *out);
-
-/* 0..1: how alike two subjects are (1 - edit distance / longer length). */
-double changes_subject_similarity(const char *a, const char *b);
 
 #endif

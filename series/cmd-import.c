@@ -244,6 +244,32 @@ static int list_series(const struct mailset *ms, const char *what)
 }
 
 /*
+ * A cover letter's text as its author wrote it, up to the signature: a
+ * changelog under a "---" (as b4 writes it) or under a heading
+ * underlined with "---" is part of it, not notes to drop.  The cover
+ * letter parser cuts the shortlog and diffstat off.
+ */
+static void cover_letter_text(const struct patchmail *pm, struct strbuf *out)
+{
+	const struct patchmail_span *part[] = {
+		&pm->message, &pm->trailer_block, &pm->notes
+	};
+	const char *start = NULL, *end = NULL;
+	size_t k;
+
+	for (k = 0; k < sizeof(part) / sizeof(part[0]); k++) {
+		if (!part[k]->p)
+			continue;
+		if (!start || part[k]->p < start)
+			start = part[k]->p;
+		if (!end || part[k]->p + part[k]->len > end)
+			end = part[k]->p + part[k]->len;
+	}
+	if (start)
+		strbuf_add(out, start, (size_t)(end - start));
+}
+
+/*
  * A subject whose version or counter is out of range ("v4294967297")
  * was not read as a tag: its message would be recorded as some other
  * version.  Refused, naming it.
@@ -381,9 +407,7 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 			struct strbuf cover = STRBUF_INIT;
 
 			strbuf_addf(&cover, "%s\n\n", ms.msgs[v->cover].tags.title);
-			if (c->pm.message.p)
-				strbuf_add(&cover, c->pm.message.p,
-					   c->pm.message.len);
+			cover_letter_text(&c->pm, &cover);
 			strbuf_rtrim(&cover);
 			strbuf_addch(&cover, '\n');
 			if (sv && sv->loaded)

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* git's func_line buffer: longer function lines are cut */
 #define FUNCNAME_MAX 80
@@ -349,6 +350,7 @@ static void add_pair(struct rangediff *rd, size_t *alloc, int a, int b,
 	rd->pairs[rd->nr_pairs].a = a;
 	rd->pairs[rd->nr_pairs].b = b;
 	rd->pairs[rd->nr_pairs].status = status;
+	rd->pairs[rd->nr_pairs].by_title = 0;
 	rd->nr_pairs++;
 }
 
@@ -505,6 +507,219 @@ void rangediff_release(struct rangediff *rd)
 {
 	free(rd->pairs);
 	memset(rd, 0, sizeof(*rd));
+}
+
+double rangediff_subject_similarity(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, longer;
+	size_t *row;
+	double sim;
+
+	longer = la > lb ? la : lb;
+	if (!longer)
+		return 1.0;
+	row = xmalloc((lb + 1) * sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best;
+
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	sim = 1.0 - (double)row[lb] / (double)longer;
+	free(row);
+	return sim;
+}
+
+/* The author's address in a patch text ("Author: Name <addr>"). */
+static const char *text_author(const struct rangediff_patch *p, size_t *len)
+{
+	static const char head[] = " ## Metadata ##\nAuthor: ";
+	const char *s, *nl, *lt, *gt;
+
+	*len = 0;
+	if (strncmp(p->text, head, sizeof(head) - 1))
+		return "";
+	s = p->text + sizeof(head) - 1;
+	nl = strchr(s, '\n');
+	if (!nl)
+		nl = s + strlen(s);
+	lt = memchr(s, '<', (size_t)(nl - s));
+	gt = lt ? memchr(lt, '>', (size_t)(nl - lt)) : NULL;
+	if (lt && gt) {
+		*len = (size_t)(gt - lt - 1);
+		return lt + 1;
+	}
+	*len = (size_t)(nl - s);
+	return s;
+}
+
+static int same_author(const struct rangediff_patch *x,
+		       const struct rangediff_patch *y)
+{
+	size_t lx, ly;
+	const char *ax = text_author(x, &lx), *ay = text_author(y, &ly);
+
+	return lx == ly && !strncasecmp(ax, ay, lx);
+}
+
+/*
+ * Calls fn for each path a patch text's file headers name (" ## a ##",
+ * " ## a (new) ##", " ## a => b ##": a and b); stops at a non-zero.
+ */
+static int each_file(const struct rangediff_patch *p,
+		     int (*fn)(const char *path, size_t len, void *data),
+		     void *data)
+{
+	const char *s = p->text + p->diff_offset, *end = p->text + p->len;
+
+	while (p->diff_offset && s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		if (n > 7 && !memcmp(s, " ## ", 4) &&
+		    !memcmp(s + n - 3, " ##", 3)) {
+			const char *path = s + 4, *stop = s + n - 3, *c;
+			const char *arrow = memmem(path, (size_t)(stop - path),
+						   " => ", 4);
+			int r;
+
+			/* " (new)", " (deleted)", " (mode change ...)" */
+			c = memmem(path, (size_t)(stop - path), " (", 2);
+			if (c && stop[-1] == ')' && (!arrow || c > arrow))
+				stop = c;
+			if (arrow) {
+				r = fn(path, (size_t)(arrow - path), data);
+				if (r)
+					return r;
+				path = arrow + 4;
+			}
+			r = fn(path, (size_t)(stop - path), data);
+			if (r)
+				return r;
+		}
+		s += n + 1;
+	}
+	return 0;
+}
+
+struct file_probe {
+	const char *path;
+	size_t len;
+};
+
+static int file_is(const char *path, size_t len, void *data)
+{
+	const struct file_probe *f = data;
+
+	return len == f->len && !memcmp(path, f->path, len);
+}
+
+static int file_in(const char *path, size_t len, void *data)
+{
+	struct file_probe f = { path, len };
+
+	return each_file(data, file_is, &f);
+}
+
+static int share_file(const struct rangediff_patch *x,
+		      const struct rangediff_patch *y)
+{
+	return each_file(x, file_in, (void *)y);
+}
+
+/*
+ * How alike two leftovers are as the same patch: 2 for one subject,
+ * the similarity for alike subjects on a file in common, else 0; 0
+ * for two authors.
+ */
+static double title_score(const struct rangediff_patch *x,
+			  const struct rangediff_patch *y)
+{
+	double sim;
+
+	if (!same_author(x, y))
+		return 0;
+	if (!strcmp(x->subject, y->subject))
+		return 2;
+	sim = rangediff_subject_similarity(x->subject, y->subject);
+	return sim >= RANGEDIFF_TITLE_ALIKE && share_file(x, y) ? sim : 0;
+}
+
+int rangediff_pair_by_title(struct rangediff *rd)
+{
+	size_t na = rd->na, nb = rd->nb, i, j, k;
+	int *a2b = xmalloc((na + 1) * sizeof(int));
+	int *b2a = xmalloc((nb + 1) * sizeof(int));
+	char *title_b = xcalloc(nb + 1, 1);
+	int made = 0;
+
+	for (i = 0; i < na; i++)
+		a2b[i] = -1;
+	for (j = 0; j < nb; j++)
+		b2a[j] = -1;
+	for (k = 0; k < rd->nr_pairs; k++) {
+		const struct rangediff_pair *p = &rd->pairs[k];
+
+		if (p->a >= 0 && p->b >= 0) {
+			a2b[p->a] = p->b;
+			b2a[p->b] = p->a;
+			title_b[p->b] = p->by_title;
+		}
+	}
+	for (;;) {
+		double best = 0;
+		size_t bi = 0, bj = 0;
+
+		for (i = 0; i < na; i++) {
+			if (a2b[i] >= 0)
+				continue;
+			for (j = 0; j < nb; j++) {
+				double sc;
+
+				if (b2a[j] >= 0)
+					continue;
+				sc = title_score(&rd->a[i], &rd->b[j]);
+				if (sc > best) {
+					best = sc;
+					bi = i;
+					bj = j;
+				}
+			}
+		}
+		if (best <= 0)
+			break;
+		a2b[bi] = (int)bj;
+		b2a[bj] = (int)bi;
+		title_b[bj] = 1;
+		made++;
+	}
+	if (made) {
+		free(rd->pairs);
+		rd->pairs = NULL;
+		rd->nr_pairs = 0;
+		order_pairs(rd, a2b, b2a);
+		for (k = 0; k < rd->nr_pairs; k++)
+			if (rd->pairs[k].b >= 0 && title_b[rd->pairs[k].b]) {
+				rd->pairs[k].by_title = 1;
+				rd->pairs[k].status = '!';
+			}
+	}
+	free(a2b);
+	free(b2a);
+	free(title_b);
+	return made;
 }
 
 /*
@@ -664,7 +879,8 @@ int rangediff_print_with(const struct rangediff *rd, unsigned flags,
 				    y->label);
 		else
 			strbuf_addf(out, " %*s:  %s", width, "-", dashes.buf);
-		strbuf_addf(out, " %s\n", x ? x->subject : y->subject);
+		strbuf_addf(out, " %s%s\n", x ? x->subject : y->subject,
+			    pr->by_title ? " (paired by title)" : "");
 		if (after_line)
 			r = after_line(rd, k, out, data);
 		if (!r && pr->status == '!' && !(flags & RANGEDIFF_NO_PATCH))

@@ -75,11 +75,13 @@ void rangediff_patch_release(struct rangediff_patch *p);
  * One line of the output, in the order git prints them: a is the
  * index in the first list or -1 (added), b the index in the second or
  * -1 (dropped); status is '=' (same text), '!' (changed), '<'
- * (dropped), '>' (added).
+ * (dropped), '>' (added).  A pair made by rangediff_pair_by_title()
+ * prints as a '!' line that ends in " (paired by title)".
  */
 struct rangediff_pair {
 	int a, b;
 	char status;
+	unsigned by_title:1;	/* paired by rangediff_pair_by_title() */
 };
 
 struct rangediff {
@@ -97,6 +99,21 @@ int rangediff_compute(const struct rangediff_patch *a, size_t na,
 		      const struct rangediff_patch *b, size_t nb,
 		      int creation_factor, struct rangediff *rd);
 void rangediff_release(struct rangediff *rd);
+
+/*
+ * Pairs what the range-diff left alone (a '<' and a '>') when the two
+ * patches have one author and one subject, or alike subjects
+ * (rangediff_subject_similarity() >= RANGEDIFF_TITLE_ALIKE) and a file
+ * in common: a patch rewritten in a respin is often too new for git's
+ * creation factor, yet it is the same patch.  The most alike pair
+ * first.  Such a pair is '!' with by_title set; the pairs stay in the
+ * order rangediff_compute() gives.  Returns how many pairs it made.
+ */
+#define RANGEDIFF_TITLE_ALIKE 0.75
+int rangediff_pair_by_title(struct rangediff *rd);
+
+/* 0..1: how alike two subjects are (1 - edit distance / longer length). */
+double rangediff_subject_similarity(const char *a, const char *b);
 
 enum rangediff_print_flags {
 	RANGEDIFF_NO_PATCH = 1 << 0,	/* pairing lines only */

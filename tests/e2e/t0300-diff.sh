@@ -51,17 +51,61 @@ pairs() {
 	sed -n -E 's/^ *([0-9]+|-): +[0-9a-f-]+ ([=!<>]) +([0-9]+|-): +[0-9a-f-]+ .*/\1 \2 \3/p' "$1"
 }
 
-# same_as_git NAME V1 V2 RANGE1 RANGE2 [OPTIONS]: respin diff and git
-# range-diff pair the same, and print the same.
+# blocks FILE: each pairing line with the diff under it, one a line:
+# "A<tab>STATUS<tab>B<tab>the lines joined by |".
+blocks() {
+	awk '
+		/^ *([0-9]+|-): +[0-9a-f-]+ [=!<>] +([0-9]+|-): +[0-9a-f-]+ / {
+			if (b != "") print b
+			split($0, f, / +/)
+			k = (f[1] == "" ? 2 : 1)
+			sub(/:$/, "", f[k]); sub(/:$/, "", f[k + 3])
+			b = f[k] "\t" f[k + 2] "\t" f[k + 3] "\t" $0
+			next
+		}
+		{ b = b "|" $0 }
+		END { if (b != "") print b }' "$1"
+}
+
+# title_leftovers GIT-OUT MINE-OUT: MINE (respin diff, pairing git's
+# leftovers by title) has every block of GIT (git range-diff), line for
+# line, but for the patches git left alone ("<" and ">") that it paired
+# "(paired by title)".
+title_leftovers() {
+	blocks "$2" >mine.blocks && blocks "$1" >git.blocks &&
+	awk -F '\t' '
+		FNR == NR {
+			if ($4 ~ /\(paired by title\)(\||$)/) { ta[$1]; tb[$3] }
+			else mine[$4]
+			next
+		}
+		$2 == "<" && ($1 in ta) { delete ta[$1]; next }
+		$2 == ">" && ($3 in tb) { delete tb[$3]; next }
+		!($4 in mine) { print "respin diff lacks: " $4; bad = 1; next }
+		{ delete mine[$4] }
+		END {
+			for (k in mine) { print "git lacks: " k; bad = 1 }
+			for (k in ta) { print "paired by title, not left by git: " k; bad = 1 }
+			for (k in tb) { print "paired by title, not left by git: " k; bad = 1 }
+			exit bad
+		}' mine.blocks git.blocks >&7
+}
+
+# same_as_git NAME V1 V2 RANGE1 RANGE2 [OPTIONS]: respin diff
+# --no-title-pairs and git range-diff pair the same, and print the
+# same; respin diff (pairing git's leftovers by title) changes nothing
+# else.
 same_as_git() {
 	_n=$1 _a=$2 _b=$3 _r1=$4 _r2=$5
 	shift 5
-	respin diff "$_n" "$_a" "$_b" "$@" >mine.out &&
+	respin diff "$_n" "$_a" "$_b" --no-title-pairs "$@" >mine.out &&
 	git range-diff --no-color "$@" "$_r1" "$_r2" >git.out &&
 	pairs git.out >git.pairs && pairs mine.out >mine.pairs &&
 	test -s git.pairs &&
 	check_same git.pairs mine.pairs &&
-	check_same git.out mine.out
+	check_same git.out mine.out &&
+	respin diff "$_n" "$_a" "$_b" "$@" >title.out &&
+	title_leftovers git.out title.out
 }
 
 # track2 NAME BASE V1TIP V2TIP [V2BASE]: records two versions
@@ -210,9 +254,41 @@ for cf in 0 20 100 200; do
 done
 
 test_expect_success '--creation-factor N (separate argument) works' '
-	respin diff s5 v1 v2 --creation-factor 10 -s >a &&
+	respin diff s5 v1 v2 --creation-factor 10 -s --no-title-pairs >a &&
 	git range-diff -s --creation-factor=10 base..s5-v1 base..s5-v2 >b &&
 	check_same b a
+'
+
+test_expect_success 'a patch rewritten under its subject: git leaves it, respin pairs it by title' '
+	respin diff s5 v1 v2 -s --no-title-pairs >git-like &&
+	test_grep "^2:  [0-9a-f]* < -:  -------* sched: rework the balancer$" git-like &&
+	test_grep "^-:  -------* > 2:  [0-9a-f]* sched: rework the balancer$" git-like &&
+	respin diff s5 v1 v2 -s >out &&
+	sed "s/[0-9a-f]\{7,\}/X/g" out >got &&
+	cat >want <<-\EOF &&
+	1:  X = 1:  X sched: keep
+	2:  X ! 2:  X sched: rework the balancer (paired by title)
+	3:  X = 3:  X sched: tail
+	EOF
+	check_same want got &&
+	respin diff s5 v1 v2 >out &&
+	sed -n "/(paired by title)$/,/^3:/p" out >block &&
+	test_grep "^    -+	v2_6_1 = 1;" block &&
+	test_grep "^    ++	v5_8_1 = 1;" block
+'
+
+test_expect_success '--json says how each pair was found' '
+	respin diff s5 v1 v2 --json >out &&
+	respin diff s3 v1 v2 --json >out3 &&
+	python3 -c "import json; d = json.load(open(\"out\")); \
+assert [(p[\"status\"], p[\"paired_by\"]) for p in d[\"pairs\"]] == \
+[(\"=\", \"range-diff\"), (\"!\", \"title\"), (\"=\", \"range-diff\")], d; \
+d = json.load(open(\"out3\")); \
+assert [p[\"paired_by\"] for p in d[\"pairs\"]] == \
+[None, \"range-diff\", None, \"range-diff\", None], d" &&
+	respin diff s5 v1 v2 --json --no-title-pairs >out &&
+	python3 -c "import json; d = json.load(open(\"out\")); \
+assert [p[\"status\"] for p in d[\"pairs\"]] == [\"=\", \"<\", \">\", \"=\"], d"
 '
 
 test_expect_success '--json lists the pairs' '

@@ -55,6 +55,43 @@ test_expect_success 'versions recorded from mail only diff too' '
 	test_grep "^3:  [0-9a-f]* = 3:  [0-9a-f]* powerpc/spinlocks: Fix oops in shared-processor spinlocks$" out
 '
 
+# pairs FILE: "A B" for every pairing line, sorted
+pairs() {
+	sed -n -E 's/^ *([0-9]+|-): +[0-9a-f-]+ [=!<>] +([0-9]+|-): +[0-9a-f-]+ .*/\1 \2/p' "$1" | sort
+}
+YEAR=$RESPIN_TEST_CACHE/linuxppc-dev-2023.mbox
+
+test_expect_success 'lru_gen-batch v2 -> v3: what git leaves alone pairs by title, as --creation-factor 100 pairs it' '
+	L="$MAIL"/lru_gen-batch &&
+	respin diff -s --no-title-pairs "$L"/v2.mbox "$L"/v3.mbox >git-like &&
+	test $(grep -c " < -:  " git-like) = 3 &&
+	test $(grep -c "^-:  ------- > " git-like) = 3 &&
+	respin diff -s --no-title-pairs --creation-factor 100 "$L"/v2.mbox \
+		"$L"/v3.mbox >cf100 &&
+	respin diff -s "$L"/v2.mbox "$L"/v3.mbox >out && cat out &&
+	pairs cf100 >want && pairs out >got && check_same want got &&
+	test $(grep -c " (paired by title)$" out) = 3 &&
+	test_grep "^3:  [0-9a-f]* ! 1:  [0-9a-f]* mm, lru_gen: try to prefetch next page when canning LRU (paired by title)$" out
+'
+
+if test -r "$YEAR"; then
+	test_expect_success 'real: the hv_gpci series v1 -> v2 pairs by title as --creation-factor 100 pairs it' '
+		git init -q hv && (
+			cd hv &&
+			respin import hv "$YEAR" 20230729073455.7918-2-kjain@linux.ibm.com \
+				--mail-only --all >out 2>&1 &&
+			respin diff -s --no-title-pairs hv v1 v2 >git-like &&
+			test_grep " <  *-:  " git-like &&
+			respin diff -s --no-title-pairs --creation-factor 100 hv v1 v2 >cf100 &&
+			respin diff -s hv v1 v2 >out &&
+			pairs cf100 >want && pairs out >got && check_same want got &&
+			test $(grep -c " (paired by title)$" out) = 6
+		)
+	'
+else
+	test_skip "the linuxppc-dev 2023 archive is not in $RESPIN_TEST_CACHE"
+fi
+
 test_expect_success 'a mailbox with two series' '
 	cat "$MAIL"/lru_gen-batch/v1.mbox spin.mbox >two.mbox &&
 	test_expect_code 128 respin diff two.mbox v1.mbox 2>err &&

@@ -50,6 +50,17 @@ test_expect_success 'v3: the changelogs, with the reordering, the rewordings and
 	check_same want changes
 '
 
+test_expect_success 'respin diff pairs v2 and v3 as the cover letter does' '
+	respin diff -s lru v2 v3 >pairs && cat pairs &&
+	sed "s/[0-9a-f]\{7,\}/X/g" pairs >got &&
+	cat >want <<-\EOW &&
+	3:  X ! 1:  X mm, lru_gen: try to prefetch next page when canning LRU (paired by title)
+	1:  X ! 2:  X mm, lru_gen: batch update counters on againg (paired by title)
+	2:  X ! 3:  X mm, lru_gen: move pages in bulk when aging (paired by title)
+	EOW
+	check_same want got
+'
+
 test_expect_success 'v3: the text as the author wrote it, without its old tail' '
 	sed -n "3,/^Changes in v3:$/p" v3 >body &&
 	head -n 1 body | grep -q "^Link V1:$" &&

@@ -2,14 +2,17 @@
 /*
  * Range-diff of two lists of patches made from the input, and the
  * linear assignment under it.  The first byte is the creation factor
- * (0-255 %), the second's low bit asks for pairing lines only; the
- * rest is a list of patches, each ended by a line "%%%\n", the two
- * lists parted by a line "===\n".  A patch is an author line and a
+ * (0-255 %), the second's low bit asks for pairing lines only, its
+ * next bit for pairing git's leftovers by title, the third for the
+ * splits and squashes (series/splits.c); the rest is a list
+ * of patches, each ended by a line "%%%\n", the two lists parted by a
+ * line "===\n".  A patch is an author line and a
  * mail body; the body is split as a patch mail is (patches/patchmail.c)
  * and its diff read by libgit2, as for a series read from mail.
  */
 #include "patches/patchmail.h"
 #include "series/rangediff.h"
+#include "series/splits.h"
 #include "tests/fuzz/fuzz.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
@@ -103,6 +106,35 @@ static void rangediff_fuzz_check(const struct rangediff *rd)
 			abort();
 }
 
+/* Splits name patches that exist, each in one item at most. */
+static void rangediff_fuzz_splits(const struct rangediff *rd)
+{
+	unsigned char in_a[RANGEDIFF_FUZZ_MAX] = { 0 };
+	unsigned char in_b[RANGEDIFF_FUZZ_MAX] = { 0 };
+	struct splits sp;
+	size_t i, k;
+
+	splits_find(rd, &sp);
+	for (i = 0; i < sp.nr; i++) {
+		const struct splits_item *it = &sp.items[i];
+		int split = it->kind == SPLITS_SPLIT;
+		size_t n_one = split ? rd->na : rd->nb;
+		size_t n_many = split ? rd->nb : rd->na;
+		unsigned char *one = split ? in_a : in_b;
+		unsigned char *many = split ? in_b : in_a;
+
+		if (it->one < 0 || (size_t)it->one >= n_one || one[it->one]++ ||
+		    it->nr < 2)
+			abort();
+		for (k = 0; k < it->nr; k++)
+			if (it->many[k] < 0 || (size_t)it->many[k] >= n_many ||
+			    many[it->many[k]]++ ||
+			    (k && it->many[k] <= it->many[k - 1]))
+				abort();
+	}
+	splits_release(&sp);
+}
+
 FUZZ_TARGET(rangediff)
 {
 	struct rangediff_fuzz_list *a, *b, *cur;
@@ -149,6 +181,12 @@ FUZZ_TARGET(rangediff)
 	memset(&rd, 0, sizeof(rd));
 	if (!rangediff_compute(a->p, a->nr, b->p, b->nr, factor, &rd)) {
 		rangediff_fuzz_check(&rd);
+		if (data[1] & 2) {
+			rangediff_pair_by_title(&rd);
+			rangediff_fuzz_check(&rd);
+		}
+		if (data[1] & 4)
+			rangediff_fuzz_splits(&rd);
 		rangediff_print(&rd, flags, &out);
 	}
 	rangediff_release(&rd);

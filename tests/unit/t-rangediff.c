@@ -64,6 +64,132 @@ static int build(struct rangediff_patch *p, const char *label,
 	return r;
 }
 
+static int build_by(struct rangediff_patch *p, const char *label,
+		    const char *author, const char *msg, const char *text)
+{
+	git_diff *diff;
+	int r;
+
+	if (git_diff_from_buffer(&diff, text, strlen(text)) < 0)
+		return -1;
+	r = rangediff_patch_build(p, label, author, msg, diff);
+	git_diff_free(diff);
+	return r;
+}
+
+/* A diff adding lines "<tag> 1".."<tag> n" to file. */
+static char *diff_adding(const char *file, const char *tag, int n)
+{
+	struct strbuf d = STRBUF_INIT;
+	int i;
+
+	strbuf_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n"
+		    "@@ -1,2 +1,%d @@\n ctx\n", file, file, file, file, n + 2);
+	for (i = 1; i <= n; i++)
+		strbuf_addf(&d, "+%s %d\n", tag, i);
+	strbuf_addstr(&d, " ctx2\n");
+	return strbuf_detach(&d, NULL);
+}
+
+#define AUTHOR "A U Thor <a@example.org>"
+
+/* The leftovers of git's pairing, paired by subject and author. */
+static void test_title_pairs(void)
+{
+	struct rangediff_patch a[3], b[3];
+	struct rangediff rd;
+	struct strbuf out = STRBUF_INIT;
+	char *d1 = diff_adding("mm/x.c", "one", 6);
+	char *d2 = diff_adding("mm/y.c", "two", 6);
+	char *d3 = diff_adding("mm/z.c", "three", 6);
+	char *d4 = diff_adding("mm/w.c", "four", 6);
+	char *d5 = diff_adding("mm/z.c", "other", 6);
+	size_t i;
+	int n;
+
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	ok(rangediff_subject_similarity("mm: fix againg", "mm: fix aging") > 0.9,
+	   "a typo fix keeps subjects alike");
+	ok(rangediff_subject_similarity("mm: fix x", "net: rework y") < 0.5,
+	   "different subjects are not alike");
+	/* v1: same, rework (x.c), typo (z.c); v2: same, rework (w.c: all
+	 * new code), typo fixed (z.c, other code) */
+	build_by(&a[0], "aaaaaa1", AUTHOR, "mm: same\n", d2);
+	build_by(&a[1], "aaaaaa2", AUTHOR, "sched: rework the balancer\n", d1);
+	build_by(&a[2], "aaaaaa3", AUTHOR, "mm: prefetch when canning\n", d3);
+	build_by(&b[0], "bbbbbb1", AUTHOR, "mm: same\n", d2);
+	build_by(&b[1], "bbbbbb2", AUTHOR, "sched: rework the balancer\n", d4);
+	build_by(&b[2], "bbbbbb3", AUTHOR, "mm: prefetch when scanning\n", d5);
+	ok(!rangediff_compute(a, 3, b, 3, 60, &rd), "compute");
+	rangediff_print(&rd, RANGEDIFF_NO_PATCH, &out);
+	is_str(out.buf,
+	       "1:  aaaaaa1 = 1:  bbbbbb1 mm: same\n"
+	       "2:  aaaaaa2 < -:  ------- sched: rework the balancer\n"
+	       "3:  aaaaaa3 < -:  ------- mm: prefetch when canning\n"
+	       "-:  ------- > 2:  bbbbbb2 sched: rework the balancer\n"
+	       "-:  ------- > 3:  bbbbbb3 mm: prefetch when scanning\n",
+	       "git pairs the rewritten patches with nothing");
+	n = rangediff_pair_by_title(&rd);
+	is_int(n, 2, "two leftovers pair by title");
+	strbuf_reset(&out);
+	rangediff_print(&rd, RANGEDIFF_NO_PATCH, &out);
+	is_str(out.buf,
+	       "1:  aaaaaa1 = 1:  bbbbbb1 mm: same\n"
+	       "2:  aaaaaa2 ! 2:  bbbbbb2 sched: rework the balancer (paired by title)\n"
+	       "3:  aaaaaa3 ! 3:  bbbbbb3 mm: prefetch when canning (paired by title)\n",
+	       "shown as pairs, in the newer order, marked");
+	ok(!rd.pairs[0].by_title && rd.pairs[1].by_title && rd.pairs[2].by_title,
+	   "the pairs say how they were found");
+	strbuf_reset(&out);
+	rangediff_print(&rd, 0, &out);
+	ok(strstr(out.buf, "(paired by title)\n    @@ Metadata\n") != NULL,
+	   "the diff of the two texts follows a pair by title");
+	rangediff_release(&rd);
+
+	/* a similar subject and no file in common: not the same patch */
+	ok(!rangediff_compute(a + 2, 1, b + 1, 1, 60, &rd), "compute");
+	rangediff_patch_release(&b[1]);
+	build_by(&b[1], "bbbbbb2", AUTHOR, "mm: prefetch when scanning\n", d4);
+	rangediff_release(&rd);
+	ok(!rangediff_compute(a + 2, 1, b + 1, 1, 60, &rd), "compute");
+	is_int(rangediff_pair_by_title(&rd), 0,
+	       "a similar subject alone, on other files, does not pair");
+	rangediff_release(&rd);
+
+	/* the same subject by another author: not the same patch */
+	rangediff_patch_release(&b[1]);
+	build_by(&b[1], "bbbbbb2", "O Ther <o@example.org>",
+		 "sched: rework the balancer\n", d4);
+	ok(!rangediff_compute(a + 1, 1, b + 1, 1, 60, &rd), "compute");
+	is_int(rangediff_pair_by_title(&rd), 0,
+	       "the same subject by another author does not pair");
+	rangediff_release(&rd);
+
+	/* a dropped patch between: still in git's place */
+	ok(!rangediff_compute(a, 3, b + 2, 1, 60, &rd), "compute");
+	is_int(rangediff_pair_by_title(&rd), 1, "one pairs by title");
+	strbuf_reset(&out);
+	rangediff_print(&rd, RANGEDIFF_NO_PATCH, &out);
+	is_str(out.buf,
+	       "1:  aaaaaa1 < -:  ------- mm: same\n"
+	       "2:  aaaaaa2 < -:  ------- sched: rework the balancer\n"
+	       "3:  aaaaaa3 ! 1:  bbbbbb3 mm: prefetch when canning (paired by title)\n",
+	       "the dropped ones before it stay before it");
+	rangediff_release(&rd);
+
+	for (i = 0; i < 3; i++) {
+		rangediff_patch_release(&a[i]);
+		rangediff_patch_release(&b[i]);
+	}
+	free(d1);
+	free(d2);
+	free(d3);
+	free(d4);
+	free(d5);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	struct rangediff_patch a[2], b[2];
@@ -154,6 +280,7 @@ int main(void)
 	is_int(rangediff_diffsize("a\nb\nc\n", 6, "a\nB\nc\n", 6), 5,
 	       "diffsize: hunk header, 2 context, -, +");
 
+	test_title_pairs();
 	strbuf_release(&out);
 	rangediff_patch_release(&a[0]);
 	rangediff_patch_release(&a[1]);
