@@ -244,11 +244,12 @@ static void msg_index(struct mailset *ms, size_t i)
 		strbuf_release(&id);
 	}
 	/* a message delivered twice: the first copy counts */
-	if (!m->bad && !strmap_put(&ms->by_id, m->msgid, i)) {
-		strmap_get(&ms->by_id, m->msgid, &first);
-		strmap_put(&ms->by_id, ms->msgs[first].msgid, first);
+	if (m->bad)
+		return;
+	if (strmap_get(&ms->by_id, m->msgid, &first))
 		m->bad = 1;
-	}
+	else
+		strmap_put(&ms->by_id, m->msgid, i);
 }
 
 int mailset_scan(struct mailset *ms)
