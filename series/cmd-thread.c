@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * respin thread SOURCE [MSGID] [--json]
+ * respin thread SOURCE [MSGID] [--json] [--refresh] [--search]
  *
  * What is in a thread or a mailbox: series, versions, patches, replies
  * per patch and trailers per patch.
  */
+#include "series/lorefind.h"
 #include "series/mailset.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -19,7 +20,7 @@
 #include <time.h>
 
 static const char *const usage[] = {
-	"respin thread <source> [<msgid>] [--json]",
+	"respin thread <source> [<msgid>] [--json] [--refresh] [--search]",
 	"  <source>: an mbox, a maildir, -, lore:<msgid>, notmuch:<query>",
 	NULL
 };
@@ -213,7 +214,7 @@ static void json_part(struct json *j, const struct mailset *ms,
 }
 
 static void json_series(struct json *j, const struct mailset *ms, long si,
-			int details)
+			int details, const struct lore_find *lf)
 {
 	const struct ms_series *s = &ms->series[si];
 	size_t i;
@@ -234,6 +235,9 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 		json_string_member(j, "change_id", v->change_id);
 		json_int_member(j, "replies",
 				(int64_t)count_replies(ms, s->versions[i]));
+		if (lf)
+			json_string_member(j, "found", lore_found_name(
+				lore_find_how(lf, ms, s->versions[i])));
 		json_key(j, "cover");
 		if (v->cover >= 0)
 			json_part(j, ms, &v->cover_part, 0, details);
@@ -250,9 +254,8 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 	json_object_end(j);
 }
 
-static int notes_to_stderr(const struct mailset *ms)
+static int notes_to_stderr(const char *p)
 {
-	const char *p = ms->notes.buf;
 
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -267,18 +270,45 @@ static int notes_to_stderr(const struct mailset *ms)
 	return 0;
 }
 
+/* One JSON string a line of text. */
+static void json_lines(struct json *j, const char *p)
+{
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		json_string_len(j, p, len);
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+static void show_progress(const char *what, void *data)
+{
+	(void)data;
+	if (what)
+		fprintf(stderr, "\r\033[K%s", what);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
 int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, refresh = 0, exit_code, n, r;
+	int json = 0, refresh = 0, search = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print JSON"),
 		OPT_BOOL(0, "refresh", &refresh,
-			 "fetch lore: threads again, ignoring the cache"),
+			 "fetch lore: threads and searches again, ignoring "
+			 "the cache"),
+		OPT_BOOL(0, "search", &search,
+			 "with lore:MSGID, also find the series' other "
+			 "versions with the server's search"),
 		OPT_END()
 	};
 	struct mail_source *src = NULL;
 	struct mailset ms;
-	struct strbuf out = STRBUF_INIT;
+	struct lore_find lf;
+	struct strbuf out = STRBUF_INIT, found = STRBUF_INIT;
 	const char *want = NULL;
 	long only = -1;
 	size_t i;
@@ -290,13 +320,30 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which mail? give an mbox, a "
 					   "maildir, lore:MSGID or notmuch:QUERY");
+	if (search && strncmp(argv[0], "lore:", 5))
+		return command_usage_error(opts, usage, "--search needs a "
+					   "lore:MSGID source");
 	if (n == 2)
 		want = argv[1];
 	else if (!strncmp(argv[0], "lore:", 5))
 		want = argv[0] + 5;
 
 	mailset_init(&ms, NULL);
-	r = mailset_source_open(ctx->repo, argv[0], refresh, &src);
+	memset(&lf, 0, sizeof(lf));
+	strbuf_init(&lf.notes, 0);
+	if (search) {
+		struct lore_find_options fo = { 0 };
+
+		fo.refresh = refresh;
+		fo.focus = want;
+		if (ctx->stderr_is_tty)
+			fo.progress = show_progress;
+		r = lore_find_open(ctx->repo, argv[0] + 5, &fo, &lf);
+		src = lf.src;
+		lf.src = NULL;
+	} else {
+		r = mailset_source_open(ctx->repo, argv[0], refresh, &src);
+	}
 	if (r < 0)
 		goto fail;
 	ms.src = src;
@@ -327,6 +374,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 			if (r < 0)
 				goto fail;
 		}
+		if (search)
+			lore_find_describe(&lf, &ms, only, &found);
 	}
 	if (json) {
 		struct json j;
@@ -339,21 +388,13 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		json_array_begin(&j);
 		for (i = 0; i < ms.nr_series; i++)
 			if (only < 0 || (long)i == only)
-				json_series(&j, &ms, (long)i, only >= 0);
+				json_series(&j, &ms, (long)i, only >= 0,
+					    search ? &lf : NULL);
 		json_array_end(&j);
 		json_key(&j, "notes");
 		json_array_begin(&j);
-		{
-			const char *p = ms.notes.buf;
-
-			while (*p) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-				json_string_len(&j, p, len);
-				p += len + (nl ? 1 : 0);
-			}
-		}
+		json_lines(&j, ms.notes.buf);
+		json_lines(&j, found.buf);
 		json_array_end(&j);
 		json_object_end(&j);
 		strbuf_addch(&out, '\n');
@@ -364,7 +405,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		if (only < 0)
 			strbuf_addf(&out, "%zu series in %zu messages\n",
 				    ms.nr_series, ms.nr_msgs);
-		notes_to_stderr(&ms);
+		notes_to_stderr(ms.notes.buf);
+		notes_to_stderr(found.buf);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	r = 0;
@@ -373,7 +415,9 @@ fail:
 	r = error_report(r);
 out:
 	strbuf_release(&out);
+	strbuf_release(&found);
 	mailset_release(&ms);
 	mail_source_free(src);
+	lore_find_release(&lf);
 	return r;
 }

@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A real local "lore" for end-to-end tests: source after lib.sh.
 #
-#   lore_init [NAME]          a public-inbox v2 inbox in $TRASH/pi/NAME
+#   lore_init [NAME [ADDRESS...]]
+#                             a public-inbox v2 inbox in $TRASH/pi/NAME
 #                             (default test-list), full-text indexed
+#                             (LORE_LEVEL=basic: no Xapian, no search),
+#                             for NAME@example.org and the ADDRESSes (the
+#                             real lists' addresses: public-inbox-mda
+#                             keeps only mail sent to one of them)
 #   lore_add MBOX...          imports every message of the mboxes
 #   lore_start                starts public-inbox-httpd on 127.0.0.1 on a
 #                             free port: sets LORE_PORT, LORE_URL (the
@@ -98,9 +103,11 @@ _lore_kill() {
 
 lore_init() {
 	LORE_INBOX=${1:-test-list}
+	[ $# -gt 0 ] && shift
 	mkdir -p "$TRASH/pi" "$PI_EMERGENCY" &&
-	public-inbox-init -V2 -L full "$LORE_INBOX" "$TRASH/pi/$LORE_INBOX" \
-		"http://127.0.0.1/$LORE_INBOX" "$LORE_INBOX@example.org" &&
+	public-inbox-init -V2 -L "${LORE_LEVEL:-full}" "$LORE_INBOX" \
+		"$TRASH/pi/$LORE_INBOX" "http://127.0.0.1/$LORE_INBOX" \
+		"$LORE_INBOX@example.org" "$@" &&
 	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
 }
 

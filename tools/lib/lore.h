@@ -35,6 +35,26 @@ int lore_raw_fetch(const char *base_url, const char *msgid,
 		   struct strbuf *out);
 
 /*
+ * POST BASE/?q=QUERY&x=m&t=1: every thread holding a message that the
+ * public-inbox search QUERY (Xapian's syntax, such as
+ * 's:"a title" AND f:"a@example.org"') finds, as an mboxrd, inflated.
+ * QUERY is percent-encoded here, whatever it holds.  Cached as threads
+ * are, "nothing found" too.  Returns 0 (out holds at least one
+ * message), RESPIN_ENOTFOUND when nothing matched (HTTP 404),
+ * LORE_ENOSEARCH when the server has no search there (HTTP 501 from a
+ * public-inbox indexed without Xapian, 400, 403, 405, 410, or a 200
+ * answer that is no mbox, such as an HTML page), else RESPIN_ERR (a
+ * timeout, a server error; the message names the URL).
+ */
+#define LORE_ENOSEARCH	(-16)
+int lore_search_fetch(const char *base_url, const char *query,
+		      const char *cache_dir, unsigned flags,
+		      struct strbuf *mbox_out);
+/* Appends the URL lore_search_fetch() asks; RESPIN_EUSAGE if empty. */
+int lore_search_url(struct strbuf *url, const char *base_url,
+		    const char *query);
+
+/*
  * Appends msgid (angle brackets and surrounding blanks dropped) to out
  * percent-encoded for a public-inbox URL.  Returns RESPIN_EUSAGE for an
  * empty Message-ID.
