@@ -177,38 +177,6 @@ static int was_asked(struct finder *f, const char *kind, const char *value)
 	return r;
 }
 
-/*
- * A title as a phrase: no '"' (it would end the phrase), no control
- * characters, blanks folded, at most TITLE_MAX bytes cut at a blank.
- * Empty when nothing searchable is left.
- */
-static void phrase(struct strbuf *out, const char *s)
-{
-	int alnum = 0;
-
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c < 0x20 || c == 0x7f || c == '"' || c == ' ') {
-			if (out->len && out->buf[out->len - 1] != ' ')
-				strbuf_addch(out, ' ');
-			continue;
-		}
-		alnum |= isalnum(c) || c >= 0x80;
-		strbuf_addch(out, c);
-	}
-	if (out->len > TITLE_MAX) {
-		size_t n = TITLE_MAX;
-
-		while (n && out->buf[n] != ' ')
-			n--;
-		strbuf_setlen(out, n);
-	}
-	strbuf_rtrim(out);
-	if (!alnum)
-		strbuf_reset(out);
-}
-
 /* Only characters that stand for themselves in a phrase or a term. */
 static int plain(const char *s, const char *extra)
 {
@@ -342,7 +310,7 @@ static void version_facts(struct finder *f, struct mailset *ms, long vi,
 				    ", " : "", v->change_id);
 		}
 	}
-	phrase(&t, v->title ? v->title : "");
+	lore_query_phrase(&t, v->title ? v->title : "", TITLE_MAX);
 	if (t.len && v->from_addr && plain(v->from_addr, "-._+@=!#$%&'*/?^`{|}~")) {
 		strbuf_reset(&term);
 		strbuf_addf(&term, "%s %s", v->from_addr, t.buf);

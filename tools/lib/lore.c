@@ -457,6 +457,37 @@ static void query_escape(struct strbuf *out, const char *q)
 	}
 }
 
+void lore_query_phrase(struct strbuf *out, const char *text, size_t max)
+{
+	const size_t start = out->len;
+	int word = 0;
+
+	for (; *text; text++) {
+		unsigned char c = *text;
+
+		if (c < 0x20 || c == 0x7f || c == '"' || c == ' ') {
+			if (out->len > start && out->buf[out->len - 1] != ' ')
+				strbuf_addch(out, ' ');
+			continue;
+		}
+		word |= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			(c >= 'A' && c <= 'Z') || c >= 0x80;
+		strbuf_addch(out, c);
+	}
+	if (out->len - start > max) {
+		/* cut at a blank: a word cut short would match nothing */
+		size_t n = start + max;
+
+		while (n > start && out->buf[n] != ' ')
+			n--;
+		strbuf_setlen(out, n);
+	}
+	while (out->len > start && out->buf[out->len - 1] == ' ')
+		strbuf_setlen(out, out->len - 1);
+	if (!word)
+		strbuf_setlen(out, start);
+}
+
 /* The length of base_url without trailing slashes. */
 static size_t base_len(const char *base_url)
 {

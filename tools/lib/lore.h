@@ -2,6 +2,8 @@
 #ifndef RESPIN_LORE_H
 #define RESPIN_LORE_H
 
+#include <stddef.h>
+
 struct strbuf;
 
 /*
@@ -50,6 +52,13 @@ int lore_raw_fetch(const char *base_url, const char *msgid,
 int lore_search_fetch(const char *base_url, const char *query,
 		      const char *cache_dir, unsigned flags,
 		      struct strbuf *mbox_out);
+/*
+ * Appends text (a subject from mail) as what may stand between the
+ * quotes of a search phrase: no '"' (it would end the phrase), control
+ * characters and runs of blanks as one blank, at most max bytes (cut
+ * at a blank).  Appends nothing when no letter or digit is left.
+ */
+void lore_query_phrase(struct strbuf *out, const char *text, size_t max);
 /* Appends the URL lore_search_fetch() asks; RESPIN_EUSAGE if empty. */
 int lore_search_url(struct strbuf *url, const char *base_url,
 		    const char *query);
