@@ -772,6 +772,11 @@ void lore_find_describe(const struct lore_find *lf, struct mailset *ms,
 			    "(%zu request%s)\n", s->title ? s->title : "",
 			    lf->url, lf->requests,
 			    lf->requests == 1 ? "" : "s");
+	else
+		strbuf_addf(out, "%zu other version%s found at %s (%zu "
+			    "request%s)\n", others, others == 1 ? "" : "s",
+			    lf->url, lf->requests,
+			    lf->requests == 1 ? "" : "s");
 }
 
 void lore_find_release(struct lore_find *lf)

@@ -284,15 +284,70 @@ test_expect_code 128 '--refresh with the server gone: the thread cannot be fetch
 	respin import again2 "lore:$SPIN_V2" --mail-only --all --refresh >out 2>err
 '
 
+# cache_thread_for URL: the thread of spinlock-oops v2 in the cache as
+# if URL had sent it, so that only the searches go to the server there.
+cache_thread_for() {
+	_c=$HOME/.cache/respin/lore
+	cp "$_c/$(printf %s "$URL/$SPIN_V2/t.mbox.gz" | git hash-object --stdin).mbox" \
+		"$_c/$(printf %s "$1/$SPIN_V2/t.mbox.gz" | git hash-object --stdin).mbox"
+}
+
+test_expect_success 'searches answered 404: nothing found, said so' '
+	lore_fake_start status 404 &&
+	test_when_finished lore_fake_stop &&
+	cache_thread_for "$FAKE_URL" &&
+	git config respin.lore-url "$FAKE_URL" &&
+	respin import s404 "lore:$SPIN_V2" --mail-only --all >out 2>err &&
+	lore_fake_stop &&
+	cat out err &&
+	test_grep "^s404 v2: 3 patches" out &&
+	test_grep "^note: no other versions of \"Fix oops in shared-processor spinlocks\" found at $FAKE_URL (3 requests)\$" err &&
+	test $(grep -c "^POST /test-list/?q=.*&x=m&t=1 HTTP" "$FAKE_LOG") = 3
+'
+
+test_expect_success 'a search answered with a page that is no mail: no search there' '
+	lore_fake_start status 200 &&
+	test_when_finished lore_fake_stop &&
+	cache_thread_for "$FAKE_URL" &&
+	git config respin.lore-url "$FAKE_URL" &&
+	respin import s200 "lore:$SPIN_V2" --mail-only --all >out 2>err &&
+	lore_fake_stop &&
+	cat out err &&
+	test_grep "^s200 v2: 3 patches" out &&
+	test_grep "^note: $FAKE_URL has no search (the answer from $FAKE_URL/?q=.* is not an mbox .*); only the versions in the thread of <$SPIN_V2>\$" err &&
+	test $(wc -l <"$FAKE_LOG") = 1
+'
+
+test_expect_success 'a search answered 501 (no search): not retried, not asked again' '
+	lore_fake_start status 501 &&
+	test_when_finished lore_fake_stop &&
+	cache_thread_for "$FAKE_URL" &&
+	git config respin.lore-url "$FAKE_URL" &&
+	respin import s501 "lore:$SPIN_V2" --mail-only --all >out 2>err &&
+	lore_fake_stop &&
+	test_grep "^note: $FAKE_URL has no search (HTTP 501); only the versions in the thread of <$SPIN_V2>\$" err &&
+	test $(wc -l <"$FAKE_LOG") = 1
+'
+
+test_expect_success 'a search answered 503: retried, then the search stops' '
+	lore_fake_start status 503 &&
+	test_when_finished lore_fake_stop &&
+	cache_thread_for "$FAKE_URL" &&
+	git config respin.lore-url "$FAKE_URL" &&
+	respin import s503 "lore:$SPIN_V2" --mail-only --all >out 2>err &&
+	lore_fake_stop &&
+	cat out err &&
+	test_grep "^s503 v2: 3 patches" out &&
+	test_grep "^note: lore search stopped: cannot fetch $FAKE_URL/?q=.*: HTTP 503 (gave up after 3 tries); only the versions found so far\$" err &&
+	test $(wc -l <"$FAKE_LOG") = 3
+'
+
 # The thread comes from the cache; the server takes the search and says
 # nothing, ever.  The default respin.lore.timeout bounds it.
 test_expect_success 'a search that never answers costs respin.lore.timeout (30 s), then the thread' '
 	lore_fake_start silent &&
 	test_when_finished lore_fake_stop &&
-	mkdir -p "$HOME/.cache/respin/lore" &&
-	key=$(printf %s "$URL/$SPIN_V2/t.mbox.gz" | git hash-object --stdin) &&
-	fkey=$(printf %s "$FAKE_URL/$SPIN_V2/t.mbox.gz" | git hash-object --stdin) &&
-	cp "$HOME/.cache/respin/lore/$key.mbox" "$HOME/.cache/respin/lore/$fkey.mbox" &&
+	cache_thread_for "$FAKE_URL" &&
 	git config respin.lore-url "$FAKE_URL" &&
 	start=$(date +%s) &&
 	respin import silent "lore:$SPIN_V2" --mail-only --all >out 2>err &&
