@@ -127,10 +127,9 @@ static int append(struct finder *f, const struct strbuf *answer,
 	size_t n, max = mail_max_size();
 
 	if (f->all.len + answer->len + 2 > max) {
-		note(f, "lore search stopped: its answers "
-			    "together are larger than %s (%zu MiB); only the "
-			    "versions found so far", MAIL_MAX_SIZE_KEY,
-			    max >> 20);
+		note(f, "lore search stopped: its answers together are "
+		     "larger than %s (%zu MiB); only the versions found so "
+		     "far", MAIL_MAX_SIZE_KEY, max >> 20);
 		f->stop = 1;
 		return -1;
 	}
@@ -311,7 +310,8 @@ static void version_facts(struct finder *f, struct mailset *ms, long vi,
 		}
 	}
 	lore_query_phrase(&t, v->title ? v->title : "", TITLE_MAX);
-	if (t.len && v->from_addr && plain(v->from_addr, "-._+@=!#$%&'*/?^`{|}~")) {
+	if (t.len && v->from_addr &&
+	    plain(v->from_addr, "-._+@=!#$%&'*/?^`{|}~")) {
 		strbuf_reset(&term);
 		strbuf_addf(&term, "%s %s", v->from_addr, t.buf);
 		if (!was_asked(f, "subject", term.buf)) {
@@ -376,8 +376,8 @@ static void progress(struct finder *f, const char *fmt, const char *what)
 
 /*
  * Before a request: may it go, within the bounds?  Sets the HTTP
- * deadline to what is left of respin.lore.timeout (saved: put back by
- * after_request()).
+ * deadline to what is left of respin.lore.timeout; the caller puts the
+ * saved configuration back afterwards.
  */
 static int before_request(struct finder *f, struct http_config *saved)
 {
@@ -385,9 +385,8 @@ static int before_request(struct finder *f, struct http_config *saved)
 	if (f->stop)
 		return 0;
 	if (f->lf->requests >= LORE_FIND_MAX_REQUESTS) {
-		note(f, "lore search stopped after %d "
-			    "requests; only the versions found so far",
-			    LORE_FIND_MAX_REQUESTS);
+		note(f, "lore search stopped after %d requests; only the "
+		     "versions found so far", LORE_FIND_MAX_REQUESTS);
 		f->stop = 1;
 		return 0;
 	}
@@ -396,11 +395,10 @@ static int before_request(struct finder *f, struct http_config *saved)
 		long long left = f->deadline - now_ms();
 
 		if (left <= 0) {
-			note(f, "lore search stopped: "
-				    "%s (%ld.%01ld s for the whole search) "
-				    "spent; only the versions found so far",
-				    HTTP_TIMEOUT_KEY, f->timeout_ms / 1000,
-				    f->timeout_ms % 1000 / 100);
+			note(f, "lore search stopped: %s (%ld.%01ld s for "
+			     "the whole search) spent; only the versions "
+			     "found so far", HTTP_TIMEOUT_KEY,
+			     f->timeout_ms / 1000, f->timeout_ms % 1000 / 100);
 			f->stop = 1;
 			return 0;
 		}
@@ -415,14 +413,13 @@ static int before_request(struct finder *f, struct http_config *saved)
 static void request_failed(struct finder *f)
 {
 	if (f->deadline && now_ms() >= f->deadline - 100)
-		note(f, "lore search stopped: no answer "
-			    "from %s within %s (%ld.%01ld s for the whole "
-			    "search); only the versions found so far",
-			    f->lf->url, HTTP_TIMEOUT_KEY, f->timeout_ms / 1000,
-			    f->timeout_ms % 1000 / 100);
+		note(f, "lore search stopped: no answer from %s within %s "
+		     "(%ld.%01ld s for the whole search); only the versions "
+		     "found so far", f->lf->url, HTTP_TIMEOUT_KEY,
+		     f->timeout_ms / 1000, f->timeout_ms % 1000 / 100);
 	else
-		note(f, "lore search stopped: %s; only "
-			    "the versions found so far", error_last());
+		note(f, "lore search stopped: %s; only the versions found "
+		     "so far", error_last());
 	error_clear();
 	f->stop = 1;
 }
@@ -479,8 +476,8 @@ static int linked_thread(struct finder *f, const struct link *l)
 	if (!r) {
 		got = !append(f, &ans, LORE_FOUND_LINK, detail.buf);
 	} else if (r == RESPIN_ENOTFOUND) {
-		note(f, "v%d links to <%s>, which %s does "
-			    "not have", l->version, l->msgid, f->lf->url);
+		note(f, "v%d links to <%s>, which %s does not have",
+		     l->version, l->msgid, f->lf->url);
 		error_clear();
 	} else {
 		request_failed(f);
