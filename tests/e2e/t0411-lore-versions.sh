@@ -193,6 +193,31 @@ test_expect_success 'from the last version back: by patch-id, by a link in v3, b
 	test_grep "^note: v1 <w1.0@example.org>: found by change-id 20240101-widget-1a2b3c\$" err
 '
 
+# A v5 arrives.  The server is restarted where it was: a running
+# public-inbox-httpd shows new mail in its search only after ~30 s.
+FROM='Wid Get <wid@example.org>' widget 5 "mm: rebased frobbing of widgets" \
+	"Only rebased, again." v3 >v5.mbox
+OLD_PORT=$LORE_PORT
+{
+	lore_stop &&
+	LORE_INBOX=test-list lore_add v5.mbox &&
+	LORE_BIND_PORT=$LORE_PORT lore_start
+} >restart.log 2>&1
+restart_rc=$?
+
+test_expect_success 'searches are cached: a version sent since shows with --refresh' '
+	cat restart.log &&
+	test "$restart_rc" = 0 &&
+	test "$LORE_PORT" = "$OLD_PORT" &&
+	respin thread lore:w1.0@example.org --search >out 2>err &&
+	test_grep ", 4 versions\$" out &&
+	test_grep ! "w5.0@" err &&
+	respin thread lore:w1.0@example.org --search --refresh >out 2>err &&
+	cat out err &&
+	test_grep ", 5 versions\$" out &&
+	test_grep "^note: v5 <w5.0@example.org>: found by " err
+'
+
 test_expect_success 'a title with & # % " + $( ) in the query: found, nothing run' '
 	respin import odd lore:odd2@example.org --mail-only --all >out 2>err &&
 	cat out err &&
