@@ -180,31 +180,6 @@ static int check_numbers(const struct mailset *ms, const struct ms_version *v)
 	return 0;
 }
 
-static void show_progress(const char *what, void *data)
-{
-	(void)data;
-	if (what)
-		fprintf(stderr, "\r\033[K%s", what);
-	else
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
-}
-
-/* Lines of text from mail to stderr as "note: ..." lines. */
-static void print_notes(const char *p)
-{
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		struct strbuf line = STRBUF_INIT;
-
-		strbuf_add_term_safe(&line, p, n, 0);
-		fprintf(stderr, "note: %s\n", line.buf);
-		strbuf_release(&line);
-		p += n + (nl ? 1 : 0);
-	}
-}
-
 /*
  * lore:MSGID with --all: the thread and what the lore search finds of
  * the series' other versions (series/lorefind.h).
@@ -219,7 +194,7 @@ static int open_searched(struct command_context *ctx, const char *spec,
 	fo.refresh = o->refresh;
 	fo.focus = want;
 	if (o->progress)
-		fo.progress = show_progress;
+		fo.progress = command_progress;
 	r = lore_find_open(ctx->repo, spec + 5, &fo, lf);
 	*src = lf->src;
 	lf->src = NULL;
@@ -290,7 +265,7 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 		struct strbuf notes = STRBUF_INIT;
 
 		lore_find_describe(&lf, &ms, si, &notes);
-		print_notes(notes.buf);
+		command_notes(notes.buf);
 		strbuf_release(&notes);
 	}
 	*keep = xcalloc(ms.series[si].nr + 1, sizeof(**keep));

@@ -254,22 +254,6 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 	json_object_end(j);
 }
 
-static int notes_to_stderr(const char *p)
-{
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		struct strbuf line = STRBUF_INIT;
-
-		strbuf_add_term_safe(&line, p, n, 0);
-		fprintf(stderr, "note: %s\n", line.buf);
-		strbuf_release(&line);
-		p += n + (nl ? 1 : 0);
-	}
-	return 0;
-}
-
 /* One JSON string a line of text. */
 static void json_lines(struct json *j, const char *p)
 {
@@ -280,16 +264,6 @@ static void json_lines(struct json *j, const char *p)
 		json_string_len(j, p, len);
 		p += len + (nl ? 1 : 0);
 	}
-}
-
-static void show_progress(const char *what, void *data)
-{
-	(void)data;
-	if (what)
-		fprintf(stderr, "\r\033[K%s", what);
-	else
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
 }
 
 int cmd_thread(int argc, const char **argv, struct command_context *ctx)
@@ -337,7 +311,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		fo.refresh = refresh;
 		fo.focus = want;
 		if (ctx->stderr_is_tty)
-			fo.progress = show_progress;
+			fo.progress = command_progress;
 		r = lore_find_open(ctx->repo, argv[0] + 5, &fo, &lf);
 		src = lf.src;
 		lf.src = NULL;
@@ -405,8 +379,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		if (only < 0)
 			strbuf_addf(&out, "%zu series in %zu messages\n",
 				    ms.nr_series, ms.nr_msgs);
-		notes_to_stderr(ms.notes.buf);
-		notes_to_stderr(found.buf);
+		command_notes(ms.notes.buf);
+		command_notes(found.buf);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	r = 0;

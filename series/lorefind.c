@@ -32,8 +32,9 @@ static const enum lore_found kind_found[Q_KINDS] = {
 	LORE_FOUND_PATCH_ID,
 };
 static const char *const kind_what[Q_KINDS] = {
-	"change-id", "subject and author", "links to the versions",
-	"patch-ids",
+	"searching by change-id", "searching by subject and author",
+	"searching for mail that names the versions",
+	"searching by patch-id",
 };
 
 struct link {
@@ -434,7 +435,7 @@ static int search(struct finder *f, enum search_kind k, const char *query,
 
 	if (f->no_search)
 		return 0;
-	progress(f, "searching by %s", kind_what[k]);
+	progress(f, "%s", kind_what[k]);
 	if (!before_request(f, &saved))
 		return 0;
 	r = lore_search_fetch(f->lf->url, query, f->cache_dir, f->flags, &ans);

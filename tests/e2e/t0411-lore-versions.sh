@@ -269,6 +269,17 @@ print(\" \".join(\"v%d:%s\" % (v[\"version\"], v[\"found\"]) for v in vs))" >got
 	check_same want got
 '
 
+test_expect_success 'progress on a terminal, one line a request; none in a pipe' '
+	test_grep ! "lore: request" err &&
+	script -qec "respin thread lore:$LRU_V2 --search --refresh" /dev/null \
+		>tty.out 2>&1 </dev/null &&
+	test_grep "lore: request 1: fetching the thread v2 links to" tty.out &&
+	test_grep "lore: request 2: searching by subject and author" tty.out &&
+	test_grep "lore: request 3: searching for mail that names the versions" tty.out &&
+	test_grep "lore: request 4: searching by patch-id" tty.out &&
+	test_grep "note: v1 <$LRU_V1>: found by a link in v2" tty.out
+'
+
 test_expect_success 'thread without --search: one version' '
 	respin thread "lore:$LRU_V2" >out 2>err &&
 	test_grep ", 1 version\$" out
