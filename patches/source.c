@@ -171,6 +171,25 @@ int mail_source_open(struct mail_source **out, const char *spec,
 	return open_path(src, spec);
 }
 
+int mail_source_open_mbox(struct mail_source **out, const char *name,
+			  const char *describe, struct strbuf *mbox)
+{
+	struct mail_source *src = xcalloc(1, sizeof(*src));
+
+	strbuf_init(&src->describe, 0);
+	strbuf_init(&src->mem, 0);
+	strbuf_init(&src->cur, 0);
+	src->name = xstrdup(name);
+	src->kind = SRC_MBOX;
+	strbuf_addstr(&src->describe, describe);
+	*out = src;
+	src->mem = *mbox;
+	strbuf_init(mbox, 0);
+	src->buf = src->mem.buf;
+	src->size = src->mem.len;
+	return open_mbox_buffer(src);
+}
+
 static int read_one_file(struct mail_source *src, const char *path,
 			 struct strbuf *out)
 {

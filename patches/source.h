@@ -37,6 +37,14 @@ struct mail_source;
 /* Opens spec; the caller frees the source with mail_source_free(). */
 int mail_source_open(struct mail_source **out, const char *spec,
 		     const struct mail_source_options *o);
+/*
+ * Opens an mbox already in memory (mail put together from several
+ * answers): the source takes mbox's buffer over and leaves mbox empty.
+ * name names its messages in errors, describe is what
+ * mail_source_describe() says.  Free the source as any other.
+ */
+int mail_source_open_mbox(struct mail_source **out, const char *name,
+			  const char *describe, struct strbuf *mbox);
 /* 1 and *msg filled, 0 at the end, negative on errors. */
 int mail_source_next(struct mail_source *src, struct mail_source_msg *msg);
 /*

@@ -6,6 +6,7 @@
  * Records a version from mail as version N of series NAME.
  */
 #include "series/import.h"
+#include "series/lorefind.h"
 #include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -18,7 +19,7 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin import <name> <source> [<msgid>] [--base <ref>] [--mail-only] [--all]",
+	"respin import <name> <source> [<msgid>] [--base <ref>] [--mail-only] [--all [--no-search]]",
 	"respin import <name>[@v<n>] --base <ref>   (apply a mail-only version)",
 	NULL
 };
@@ -28,6 +29,8 @@ struct import_opts {
 	int mail_only;
 	int all;
 	int refresh;
+	int no_search;
+	int progress;	/* stderr is a terminal */
 	int recorded;	/* versions recorded so far (out) */
 };
 
@@ -295,6 +298,27 @@ static int check_numbers(const struct mailset *ms, const struct ms_version *v)
 	return 0;
 }
 
+/*
+ * lore:MSGID with --all: the thread and what the lore search finds of
+ * the series' other versions (series/lorefind.h).
+ */
+static int open_searched(struct command_context *ctx, const char *spec,
+			 const char *want, struct import_opts *o,
+			 struct lore_find *lf, struct mail_source **src)
+{
+	struct lore_find_options fo = { 0 };
+	int r;
+
+	fo.refresh = o->refresh;
+	fo.focus = want;
+	if (o->progress)
+		fo.progress = command_progress;
+	r = lore_find_open(ctx->repo, spec + 5, &fo, lf);
+	*src = lf->src;
+	lf->src = NULL;
+	return r;
+}
+
 static int import_from_source(struct command_context *ctx, struct series *s,
 			      const char *spec, const char *want,
 			      struct import_opts *o, struct strbuf *report,
@@ -302,13 +326,21 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 {
 	struct mail_source *src = NULL;
 	struct mailset ms;
+	struct lore_find lf;
 	struct strbuf source = STRBUF_INIT;
+	const int search = o->all && !o->no_search &&
+			   !strncmp(spec, "lore:", 5);
 	long si, chosen = -1;
 	size_t i;
 	int r, fresh;
 
 	mailset_init(&ms, NULL);
-	r = mailset_source_open(ctx->repo, spec, o->refresh, &src);
+	memset(&lf, 0, sizeof(lf));
+	strbuf_init(&lf.notes, 0);
+	if (search)
+		r = open_searched(ctx, spec, want, o, &lf, &src);
+	else
+		r = mailset_source_open(ctx->repo, spec, o->refresh, &src);
 	if (r < 0)
 		goto out;
 	ms.src = src;
@@ -348,8 +380,14 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 		goto out;
 	}
 	notes_to_stderr(&ms, si);
+	if (search) {
+		struct strbuf notes = STRBUF_INIT;
+
+		lore_find_describe(&lf, &ms, si, &notes);
+		command_notes(notes.buf);
+		strbuf_release(&notes);
+	}
 	*keep = xcalloc(ms.series[si].nr + 1, sizeof(**keep));
-	strbuf_addf(&source, "mail %s", mail_source_describe(src));
 	for (i = 0; i < ms.series[si].nr; i++) {
 		long vi = ms.series[si].versions[i];
 		struct ms_version *v = &ms.versions[vi];
@@ -359,6 +397,16 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 
 		if (!o->all && vi != chosen)
 			continue;
+		if (head < 0 && v->patches[0].msg >= 0)
+			head = v->patches[0].msg;
+		strbuf_reset(&source);
+		if (search && head >= 0)
+			/* each version as from its own thread */
+			strbuf_addf(&source, "mail lore %s/%s", lf.url,
+				    ms.msgs[head].msgid);
+		else
+			strbuf_addf(&source, "mail %s",
+				    mail_source_describe(src));
 		r = check_numbers(&ms, v);
 		if (r < 0)
 			goto out;
@@ -379,8 +427,6 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 					   "archive) and import from a source "
 					   "that has it");
 		}
-		if (head < 0 && v->patches[0].msg >= 0)
-			head = v->patches[0].msg;
 		base_commit = import_base_commit(&ms, vi);
 		fresh = o->recorded;
 		if (!r)
@@ -427,6 +473,7 @@ out:
 	strbuf_release(&source);
 	mailset_release(&ms);
 	mail_source_free(src);
+	lore_find_release(&lf);
 	return r;
 }
 
@@ -476,8 +523,11 @@ int cmd_import(int argc, const char **argv, struct command_context *ctx)
 			 "record from the mail alone, without applying"),
 		OPT_BOOL(0, "all", &o.all,
 			 "import every version of the series in the source"),
+		OPT_BOOL(0, "no-search", &o.no_search,
+			 "with lore: and --all, only the versions in the thread"),
 		OPT_BOOL(0, "refresh", &o.refresh,
-			 "fetch lore: threads again, ignoring the cache"),
+			 "fetch lore: threads and searches again, ignoring "
+			 "the cache"),
 		OPT_END()
 	};
 	struct strbuf report = STRBUF_INIT, msg = STRBUF_INIT;
@@ -490,6 +540,7 @@ int cmd_import(int argc, const char **argv, struct command_context *ctx)
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
 		return exit_code;
+	o.progress = ctx->stderr_is_tty;
 	if (n < 1 || n > 3)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give its name and a "

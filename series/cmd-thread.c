@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * respin thread SOURCE [MSGID] [--json]
+ * respin thread SOURCE [MSGID] [--json] [--refresh] [--search] [-v]
  *
  * What is in a thread or a mailbox: series, versions, patches, replies
  * per patch and trailers per patch.
  */
+#include "series/lorefind.h"
 #include "series/mailset.h"
 #include "series/trailerdiff.h"
 #include "tools/lib/command.h"
@@ -20,7 +21,7 @@
 #include <time.h>
 
 static const char *const usage[] = {
-	"respin thread <source> [<msgid>] [--json] [-v]",
+	"respin thread <source> [<msgid>] [--json] [--refresh] [--search] [-v]",
 	"  <source>: an mbox, a maildir, -, lore:<msgid>, notmuch:<query>",
 	NULL
 };
@@ -319,7 +320,8 @@ static void json_part(struct json *j, const struct mailset *ms,
 }
 
 static void json_series(struct json *j, const struct mailset *ms, long si,
-			int details, const struct trailerdiff *lost)
+			int details, const struct trailerdiff *lost,
+			const struct lore_find *lf)
 {
 	const struct ms_series *s = &ms->series[si];
 	size_t i;
@@ -340,6 +342,9 @@ static void json_series(struct json *j, const struct mailset *ms, long si,
 		json_string_member(j, "change_id", v->change_id);
 		json_int_member(j, "replies",
 				(int64_t)count_replies(ms, s->versions[i]));
+		if (lf)
+			json_string_member(j, "found", lore_found_name(
+				lore_find_how(lf, ms, s->versions[i])));
 		json_key(j, "cover");
 		if (v->cover >= 0) {
 			/* cover_part.msg is set only once it is loaded */
@@ -385,8 +390,11 @@ static void notes_to_stderr(const struct mailset *ms, long only)
 			term_safe(mail_source_describe(ms->src)));
 }
 
-static void json_notes(struct json *j, const struct mailset *ms, long only)
+/* The notes about `only`, then the lines of found (how versions were found). */
+static void json_notes(struct json *j, const struct mailset *ms, long only,
+		       const char *found)
 {
+	const char *p = found;
 	size_t i;
 
 	json_key(j, "notes");
@@ -394,6 +402,13 @@ static void json_notes(struct json *j, const struct mailset *ms, long only)
 	for (i = 0; i < ms->nr_notes; i++)
 		if (mailset_note_about(ms, i, only))
 			json_string(j, ms->notes[i].text);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		json_string_len(j, p, len);
+		p += len + (nl ? 1 : 0);
+	}
 	json_array_end(j);
 	json_int_member(j, "other_notes",
 			(int64_t)count_other_notes(ms, only));
@@ -401,18 +416,23 @@ static void json_notes(struct json *j, const struct mailset *ms, long only)
 
 int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 {
-	int json = 0, refresh = 0, verbose = 0, exit_code, n, r;
+	int json = 0, refresh = 0, verbose = 0, search = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print JSON"),
 		OPT_BOOL(0, "refresh", &refresh,
-			 "fetch lore: threads again, ignoring the cache"),
+			 "fetch lore: threads and searches again, ignoring "
+			 "the cache"),
+		OPT_BOOL(0, "search", &search,
+			 "with lore:MSGID, also find the series' other "
+			 "versions with the server's search"),
 		OPT_BOOL('v', "verbose", &verbose,
 			 "with a Message-ID, notes about other series too"),
 		OPT_END()
 	};
 	struct mail_source *src = NULL;
 	struct mailset ms;
-	struct strbuf out = STRBUF_INIT;
+	struct lore_find lf;
+	struct strbuf out = STRBUF_INIT, found = STRBUF_INIT;
 	const char *want = NULL;
 	struct trailerdiff *lost = NULL;
 	long only = -1;
@@ -425,13 +445,30 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which mail? give an mbox, a "
 					   "maildir, lore:MSGID or notmuch:QUERY");
+	if (search && strncmp(argv[0], "lore:", 5))
+		return command_usage_error(opts, usage, "--search needs a "
+					   "lore:MSGID source");
 	if (n == 2)
 		want = argv[1];
 	else if (!strncmp(argv[0], "lore:", 5))
 		want = argv[0] + 5;
 
 	mailset_init(&ms, NULL);
-	r = mailset_source_open(ctx->repo, argv[0], refresh, &src);
+	memset(&lf, 0, sizeof(lf));
+	strbuf_init(&lf.notes, 0);
+	if (search) {
+		struct lore_find_options fo = { 0 };
+
+		fo.refresh = refresh;
+		fo.focus = want;
+		if (ctx->stderr_is_tty)
+			fo.progress = command_progress;
+		r = lore_find_open(ctx->repo, argv[0] + 5, &fo, &lf);
+		src = lf.src;
+		lf.src = NULL;
+	} else {
+		r = mailset_source_open(ctx->repo, argv[0], refresh, &src);
+	}
 	if (r < 0)
 		goto fail;
 	ms.src = src;
@@ -463,6 +500,8 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 				goto fail;
 		}
 		lost = series_lost(&ms, only);
+		if (search)
+			lore_find_describe(&lf, &ms, only, &found);
 	}
 	if (json) {
 		struct json j;
@@ -475,9 +514,10 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 		json_array_begin(&j);
 		for (i = 0; i < ms.nr_series; i++)
 			if (only < 0 || (long)i == only)
-				json_series(&j, &ms, (long)i, only >= 0, lost);
+				json_series(&j, &ms, (long)i, only >= 0, lost,
+					    search ? &lf : NULL);
 		json_array_end(&j);
-		json_notes(&j, &ms, verbose ? -1 : only);
+		json_notes(&j, &ms, verbose ? -1 : only, found.buf);
 		json_object_end(&j);
 		strbuf_addch(&out, '\n');
 	} else {
@@ -489,6 +529,7 @@ int cmd_thread(int argc, const char **argv, struct command_context *ctx)
 			strbuf_addf(&out, "%zu series in %zu messages\n",
 				    ms.nr_series, ms.nr_msgs);
 		notes_to_stderr(&ms, verbose ? -1 : only);
+		command_notes(found.buf);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	r = 0;
@@ -499,7 +540,9 @@ out:
 	if (lost)
 		lost_free(lost, ms.series[only].nr);
 	strbuf_release(&out);
+	strbuf_release(&found);
 	mailset_release(&ms);
 	mail_source_free(src);
+	lore_find_release(&lf);
 	return r;
 }

@@ -1,13 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A real local "lore" for end-to-end tests: source after lib.sh.
 #
-#   lore_init [NAME]          a public-inbox v2 inbox in $TRASH/pi/NAME
+#   lore_init [NAME [ADDRESS...]]
+#                             a public-inbox v2 inbox in $TRASH/pi/NAME
 #                             (default test-list), full-text indexed
+#                             (LORE_LEVEL=basic: no Xapian, no search),
+#                             for NAME@example.org and the ADDRESSes (the
+#                             real lists' addresses: public-inbox-mda
+#                             keeps only mail sent to one of them)
 #   lore_add MBOX...          imports every message of the mboxes
 #   lore_start                starts public-inbox-httpd on 127.0.0.1 on a
-#                             free port: sets LORE_PORT, LORE_URL (the
-#                             inbox's URL) and LORE_PID, waits until it
-#                             answers
+#                             free port (LORE_BIND_PORT=N: on port N, to
+#                             restart a server where it was): sets
+#                             LORE_PORT, LORE_URL (the inbox's URL) and
+#                             LORE_PID, waits until it answers (a running
+#                             server shows new mail in its search only
+#                             after ~30 s: restart it instead)
 #   lore_stop                 stops it (also done on exit)
 #   lore_http_status URL      the status of a GET, or "none"
 #   lore_fake_start MODE      a tiny loopback server that is not a real
@@ -43,7 +51,8 @@ _lore_bind() {
 	exec perl -MSocket -MIO::Socket::INET -e '
 		my $port_file = shift;
 		my $s = IO::Socket::INET->new(Listen => 64, LocalAddr => "127.0.0.1",
-			LocalPort => 0, Proto => "tcp", ReuseAddr => 1,
+			LocalPort => $ENV{LORE_BIND_PORT} || 0, Proto => "tcp",
+			ReuseAddr => 1,
 			Blocking => 0)
 			or die "cannot listen on 127.0.0.1: $!\n";
 		open(my $fh, ">", "$port_file.tmp") or die "$port_file: $!\n";
@@ -98,9 +107,11 @@ _lore_kill() {
 
 lore_init() {
 	LORE_INBOX=${1:-test-list}
+	[ $# -gt 0 ] && shift
 	mkdir -p "$TRASH/pi" "$PI_EMERGENCY" &&
-	public-inbox-init -V2 -L full "$LORE_INBOX" "$TRASH/pi/$LORE_INBOX" \
-		"http://127.0.0.1/$LORE_INBOX" "$LORE_INBOX@example.org" &&
+	public-inbox-init -V2 -L "${LORE_LEVEL:-full}" "$LORE_INBOX" \
+		"$TRASH/pi/$LORE_INBOX" "http://127.0.0.1/$LORE_INBOX" \
+		"$LORE_INBOX@example.org" "$@" &&
 	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
 }
 

@@ -160,4 +160,13 @@ test_expect_success 'a mail-only version keeps the zone too, and so does applyin
 	test "$(git log -1 --format="%ad" --date=raw $tip)" = "1672673400 -0530"
 '
 
+test_expect_success 'a message delivered twice counts once, its first copy' '
+	cat "$MAIL"/spinlock-oops/v2.mbox "$MAIL"/spinlock-oops/v2.mbox >twice.mbox &&
+	respin thread twice.mbox >out 2>err &&
+	cat out err &&
+	test_grep "^  v2  2019-08-02  3/3 patches + cover, 5 replies  <20190802042233.20835-1-cmr@informatik.wtf>$" out &&
+	test_grep "^1 series in 18 messages$" out &&
+	test ! -s err
+'
+
 test_done

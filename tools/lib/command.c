@@ -2,9 +2,12 @@
 #include "command.h"
 #include "error.h"
 #include "options.h"
+#include "strbuf.h"
+#include "termsafe.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int command_parse(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage, int *exit_code)
@@ -34,4 +37,30 @@ int command_usage_error(const struct option *opts, const char *const *usage,
 	fputc('\n', stderr);
 	options_usage(opts, usage, 0);
 	return RESPIN_EXIT_USAGE;
+}
+
+void command_notes(const char *lines)
+{
+	const char *p = lines;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_add_term_safe(&line, p, n, 0);
+		fprintf(stderr, "note: %s\n", line.buf);
+		strbuf_release(&line);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+void command_progress(const char *what, void *data)
+{
+	(void)data;
+	if (what)
+		fprintf(stderr, "\r\033[K%s", term_safe(what));
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
 }

@@ -31,4 +31,16 @@ int command_parse(int argc, const char **argv, const struct option *opts,
 int command_usage_error(const struct option *opts, const char *const *usage,
 			const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * Prints each line of lines (text from mail, escaped for the terminal)
+ * to stderr as "note: LINE".
+ */
+void command_notes(const char *lines);
+/*
+ * A progress line on stderr that the next one overwrites; what NULL
+ * clears it.  For stderr on a terminal only (ctx->stderr_is_tty).  Its
+ * form fits callbacks that take a data pointer (unused).
+ */
+void command_progress(const char *what, void *data);
+
 #endif

@@ -128,8 +128,11 @@ static int curl_transient(CURLcode rc)
 	}
 }
 
+/* 501 and 505: the server cannot do it, however often it is asked. */
 static int http_transient(long status)
 {
+	if (status == 501 || status == 505)
+		return 0;
 	return status >= 500 || status == 429 || status == 408;
 }
 
@@ -254,7 +257,8 @@ static int redirect_allowed(const char *from, const char *to)
 
 #define HTTP_MAX_REDIRECTS 10
 
-int http_get(const char *url, struct strbuf *out, long *status)
+static int request(const char *url, int post, struct strbuf *out,
+		   long *status)
 {
 	char errbuf[CURL_ERROR_SIZE], tries[64] = "";
 	struct strbuf body = STRBUF_INIT, where = STRBUF_INIT;
@@ -282,6 +286,11 @@ int http_get(const char *url, struct strbuf *out, long *status)
 	ret = setup(curl, url, &sink, errbuf);
 	if (ret)
 		goto out;
+	if (post) {
+		/* an empty body: what public-inbox wants for an mbox */
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
+	}
 	strbuf_addstr(&where, url);
 
 	for (try = 1; ; try++) {
@@ -342,6 +351,9 @@ int http_get(const char *url, struct strbuf *out, long *status)
 			strbuf_reset(&where);
 			strbuf_addstr(&where, loc);
 			curl_easy_setopt(curl, CURLOPT_URL, where.buf);
+			/* as browsers do: only 307 and 308 keep the POST */
+			if (post && code != 307 && code != 308)
+				curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
 			try--;	/* a redirect is no try */
 			continue;
 		}
@@ -403,4 +415,14 @@ out:
 	strbuf_release(&body);
 	strbuf_release(&where);
 	return ret;
+}
+
+int http_get(const char *url, struct strbuf *out, long *status)
+{
+	return request(url, 0, out, status);
+}
+
+int http_post(const char *url, struct strbuf *out, long *status)
+{
+	return request(url, 1, out, status);
 }

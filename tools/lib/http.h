@@ -21,10 +21,10 @@ struct strbuf;
  * ("HOST" or "HOST:PORT", or "*" for any: respin.lore.allowRedirectHost);
  * a redirect anywhere else fails naming where it led.
  *
- * Transient failures (connection errors, timeouts, HTTP 5xx and 429)
- * are retried up to tries times in all, waiting backoff_ms, then twice
- * that, and so on, between tries.  HTTP 404 and other 4xx are never
- * retried.
+ * Transient failures (connection errors, timeouts, HTTP 5xx but 501
+ * and 505, 408 and 429) are retried up to tries times in all, waiting
+ * backoff_ms, then twice that, and so on, between tries.  HTTP 404 and
+ * other 4xx are never retried.
  */
 struct http_config {
 	long connect_timeout_ms;
@@ -71,5 +71,11 @@ const struct http_config *http_config_get(void);
  * is appended to out unless 0 is returned.
  */
 int http_get(const char *url, struct strbuf *out, long *status);
+/*
+ * The same as a POST with an empty body (public-inbox answers a search
+ * with an mbox only to a POST).  A redirect other than 307 or 308 is
+ * followed with a GET.  HTTP 501 and 505 are not retried (by either).
+ */
+int http_post(const char *url, struct strbuf *out, long *status);
 
 #endif

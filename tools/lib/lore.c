@@ -300,61 +300,83 @@ static const char *not_mail(const char *buf, size_t len, int raw)
 		     "not an mbox (it does not start with a \"From \" line)";
 }
 
-static int fetch(const char *base_url, const char *msgid,
-		 const char *cache_dir, unsigned flags, struct strbuf *out,
-		 const char *what, const char *noun)
+/*
+ * What public-inbox says when its search finds nothing (HTTP 404) is
+ * cached too, as an empty entry: a search asked again answers the same
+ * until --refresh.
+ */
+enum answer { ANSWER_THREAD, ANSWER_RAW, ANSWER_SEARCH };
+
+/*
+ * GETs (POSTs for a search) url into out through the cache.  Returns
+ * 0, RESPIN_ENOTFOUND on 404 (the message names the URL), or another
+ * negative code with the message set.  *status gets the HTTP status
+ * (0 when the answer came from the cache or none came).
+ */
+static int fetch_url(const char *url, enum answer kind, const char *cache_dir,
+		     unsigned flags, struct strbuf *out, long *status)
 {
-	struct strbuf url = STRBUF_INIT, path = STRBUF_INIT;
-	struct strbuf body = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
 	const size_t start = out->len, max = mail_max_size();
-	const int raw = !strcmp(what, "raw");
+	const int raw = kind == ANSWER_RAW;
 	const char *bad;
 	int ret;
 
-	ret = build_url(&url, base_url, msgid, what);
-	if (ret)
-		goto out;
+	*status = 0;
 	if (cache_dir) {
-		ret = cache_path(&path, cache_dir, url.buf);
+		ret = cache_path(&path, cache_dir, url);
 		if (ret)
 			goto out;
 		/* a bad entry (from an older respin) is asked for again */
 		if (!(flags & LORE_REFRESH) &&
-		    !read_file_max(out, path.buf, max, NULL) &&
-		    out->len > start &&
-		    !not_mail(out->buf + start, out->len - start, raw))
-			goto out;
+		    !read_file_max(out, path.buf, max, NULL)) {
+			if (out->len == start && kind == ANSWER_SEARCH) {
+				ret = error_code(RESPIN_ENOTFOUND, "%s: "
+						 "nothing found (cached)", url);
+				goto out;
+			}
+			if (out->len > start &&
+			    !not_mail(out->buf + start, out->len - start, raw))
+				goto out;
+		}
 		strbuf_setlen(out, start);
 	}
 
-	ret = http_get(url.buf, &body, NULL);
-	if (ret == RESPIN_ENOTFOUND) {
-		const char *b, *e;
+	ret = kind == ANSWER_SEARCH ? http_post(url, &body, status) :
+				      http_get(url, &body, status);
+	if (ret == RESPIN_ENOTFOUND && kind == ANSWER_SEARCH && cache_dir &&
+	    *status == 404) {
+		char *why = xstrdup(error_last());
 
-		mid_bounds(msgid, &b, &e);
-		ret = error_code(RESPIN_ENOTFOUND, "no %s <%.*s> at %s", noun,
-				 (int)(e - b), b, url.buf);
-		goto out;
+		if (cache_write(path.buf, &body) < 0) {
+			warning("%s", error_last());
+			error_clear();
+		}
+		error_code(RESPIN_ENOTFOUND, "%s", why);
+		free(why);
 	}
 	if (ret)
 		goto out;
 	/* inflated straight into out: the peak is the cap, not twice it */
-	ret = gunzip(url.buf, &body, out);
+	ret = gunzip(url, &body, out);
 	strbuf_release(&body);
 	if (ret)
 		goto out;
 	if (out->len == start) {
-		ret = error("empty answer from %s", url.buf);
+		ret = error("empty answer from %s", url);
 		goto out;
 	}
 	bad = not_mail(out->buf + start, out->len - start, raw);
 	if (bad) {
 		strbuf_setlen(out, start);
 		ret = error("the answer from %s is %s: not used, not cached",
-			    url.buf, bad);
+			    url, bad);
 		error_hint("open the URL in a browser to see what the server "
 			   "wants, or point respin.lore-url at another "
 			   "public-inbox server");
+		/* a search that answers with a page is no search for us */
+		if (kind == ANSWER_SEARCH)
+			ret = LORE_ENOSEARCH;
 		goto out;
 	}
 	/* A cache we cannot write costs time, not the answer. */
@@ -372,9 +394,31 @@ static int fetch(const char *base_url, const char *msgid,
 out:
 	if (ret)
 		strbuf_setlen(out, start);
-	strbuf_release(&url);
 	strbuf_release(&path);
 	strbuf_release(&body);
+	return ret;
+}
+
+static int fetch(const char *base_url, const char *msgid,
+		 const char *cache_dir, unsigned flags, struct strbuf *out,
+		 const char *what, const char *noun)
+{
+	struct strbuf url = STRBUF_INIT;
+	long status;
+	int ret;
+
+	ret = build_url(&url, base_url, msgid, what);
+	if (!ret)
+		ret = fetch_url(url.buf, strcmp(what, "raw") ? ANSWER_THREAD :
+				ANSWER_RAW, cache_dir, flags, out, &status);
+	if (ret == RESPIN_ENOTFOUND) {
+		const char *b, *e;
+
+		mid_bounds(msgid, &b, &e);
+		ret = error_code(RESPIN_ENOTFOUND, "no %s <%.*s> at %s", noun,
+				 (int)(e - b), b, url.buf);
+	}
+	strbuf_release(&url);
 	return ret;
 }
 
@@ -391,4 +435,120 @@ int lore_raw_fetch(const char *base_url, const char *msgid,
 {
 	return fetch(base_url, msgid, cache_dir, flags, out, "raw",
 		     "message");
+}
+
+/* Everything but RFC 3986's unreserved characters is percent-encoded. */
+static void query_escape(struct strbuf *out, const char *q)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *q; q++) {
+		unsigned char c = *q;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		    c == '_' || c == '~') {
+			strbuf_addch(out, c);
+		} else {
+			strbuf_addch(out, '%');
+			strbuf_addch(out, hex[c >> 4]);
+			strbuf_addch(out, hex[c & 15]);
+		}
+	}
+}
+
+void lore_query_phrase(struct strbuf *out, const char *text, size_t max)
+{
+	const size_t start = out->len;
+	int word = 0;
+
+	for (; *text; text++) {
+		unsigned char c = *text;
+
+		if (c < 0x20 || c == 0x7f || c == '"' || c == ' ') {
+			if (out->len > start && out->buf[out->len - 1] != ' ')
+				strbuf_addch(out, ' ');
+			continue;
+		}
+		word |= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			(c >= 'A' && c <= 'Z') || c >= 0x80;
+		strbuf_addch(out, c);
+	}
+	if (out->len - start > max) {
+		/* cut at a blank: a word cut short would match nothing */
+		size_t n = start + max;
+
+		while (n > start && out->buf[n] != ' ')
+			n--;
+		strbuf_setlen(out, n);
+	}
+	while (out->len > start && out->buf[out->len - 1] == ' ')
+		strbuf_setlen(out, out->len - 1);
+	if (!word)
+		strbuf_setlen(out, start);
+}
+
+/* The length of base_url without trailing slashes. */
+static size_t base_len(const char *base_url)
+{
+	size_t len = strlen(base_url);
+
+	while (len && base_url[len - 1] == '/')
+		len--;
+	return len;
+}
+
+int lore_search_url(struct strbuf *url, const char *base_url,
+		    const char *query)
+{
+	size_t len = base_len(base_url);
+
+	if (!len)
+		return error_code(RESPIN_EUSAGE, "empty public-inbox URL");
+	if (!*query)
+		return error_code(RESPIN_EUSAGE, "empty search");
+	strbuf_add(url, base_url, len);
+	strbuf_addstr(url, "/?q=");
+	query_escape(url, query);
+	strbuf_addstr(url, "&x=m&t=1");
+	return 0;
+}
+
+/* Answers that say "no search here", not "the server is in trouble". */
+static int no_search_status(long status)
+{
+	return status == 501 || status == 405 || status == 400 ||
+	       status == 403 || status == 410;
+}
+
+int lore_search_fetch(const char *base_url, const char *query,
+		      const char *cache_dir, unsigned flags,
+		      struct strbuf *mbox_out)
+{
+	struct strbuf url = STRBUF_INIT;
+	long status = 0;
+	int ret;
+
+	ret = lore_search_url(&url, base_url, query);
+	if (!ret)
+		ret = fetch_url(url.buf, ANSWER_SEARCH, cache_dir, flags,
+				mbox_out, &status);
+	if (ret == RESPIN_ENOTFOUND && status == 410)
+		ret = RESPIN_ERR;
+	if (ret == RESPIN_ERR && no_search_status(status)) {
+		error_clear();
+		ret = error_code(LORE_ENOSEARCH, "%.*s has no search (HTTP "
+				 "%ld)", (int)base_len(base_url), base_url,
+				 status);
+	} else if (ret == LORE_ENOSEARCH) {
+		/* an answer that is no mbox: fetch_url said what it is */
+		char *why = xstrdup(error_last());
+
+		error_clear();
+		ret = error_code(LORE_ENOSEARCH, "%.*s has no search (%s)",
+				 (int)base_len(base_url), base_url, why);
+		free(why);
+	}
+	strbuf_release(&url);
+	return ret;
 }

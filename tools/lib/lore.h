@@ -2,6 +2,8 @@
 #ifndef RESPIN_LORE_H
 #define RESPIN_LORE_H
 
+#include <stddef.h>
+
 struct strbuf;
 
 /*
@@ -33,6 +35,33 @@ int lore_thread_fetch(const char *base_url, const char *msgid,
 int lore_raw_fetch(const char *base_url, const char *msgid,
 		   const char *cache_dir, unsigned flags,
 		   struct strbuf *out);
+
+/*
+ * POST BASE/?q=QUERY&x=m&t=1: every thread holding a message that the
+ * public-inbox search QUERY (Xapian's syntax, such as
+ * 's:"a title" AND f:"a@example.org"') finds, as an mboxrd, inflated.
+ * QUERY is percent-encoded here, whatever it holds.  Cached as threads
+ * are, "nothing found" too.  Returns 0 (out holds at least one
+ * message), RESPIN_ENOTFOUND when nothing matched (HTTP 404),
+ * LORE_ENOSEARCH when the server has no search there (HTTP 501 from a
+ * public-inbox indexed without Xapian, 400, 403, 405, 410, or a 200
+ * answer that is no mbox, such as an HTML page), else RESPIN_ERR (a
+ * timeout, a server error; the message names the URL).
+ */
+#define LORE_ENOSEARCH	(-16)
+int lore_search_fetch(const char *base_url, const char *query,
+		      const char *cache_dir, unsigned flags,
+		      struct strbuf *mbox_out);
+/*
+ * Appends text (a subject from mail) as what may stand between the
+ * quotes of a search phrase: no '"' (it would end the phrase), control
+ * characters and runs of blanks as one blank, at most max bytes (cut
+ * at a blank).  Appends nothing when no letter or digit is left.
+ */
+void lore_query_phrase(struct strbuf *out, const char *text, size_t max);
+/* Appends the URL lore_search_fetch() asks; RESPIN_EUSAGE if empty. */
+int lore_search_url(struct strbuf *url, const char *base_url,
+		    const char *query);
 
 /*
  * Appends msgid (angle brackets and surrounding blanks dropped) to out
