@@ -8,31 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* The commit message inside a range-diff text, de-indented. */
-static void patch_message(const struct rangediff_patch *p, struct strbuf *out)
-{
-	static const char head[] = " ## Commit message ##\n";
-	const char *s = strstr(p->text, head);
-	const char *end = p->text + (p->diff_offset ? p->diff_offset : p->len);
-
-	if (!s)
-		return;
-	s += sizeof(head) - 1;
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		size_t skip = 0;
-
-		while (skip < 4 && skip < n && s[skip] == ' ')
-			skip++;
-		strbuf_add(out, s + skip, n - skip);
-		strbuf_addch(out, '\n');
-		s += n + (nl ? 1 : 0);
-	}
-	strbuf_rtrim(out);
-	strbuf_addch(out, '\n');
-}
-
 static int same_diff(const struct rangediff_patch *x,
 		     const struct rangediff_patch *y)
 {
@@ -51,7 +26,7 @@ static void message_sans_trailers(const struct rangediff_patch *p,
 	const char *s, *nl;
 	size_t i;
 
-	patch_message(p, &m);
+	rangediff_patch_message(p, &m);
 	if (git_message_trailers(&t, m.buf) < 0)
 		git_error_clear();
 	for (s = m.buf; *s; s = nl ? nl + 1 : s + strlen(s)) {
@@ -110,8 +85,8 @@ static void add_pickups(const struct rangediff_patch *a,
 	git_message_trailer_array ta = { 0 }, tb = { 0 };
 	size_t i, k;
 
-	patch_message(a, &ma);
-	patch_message(b, &mb);
+	rangediff_patch_message(a, &ma);
+	rangediff_patch_message(b, &mb);
 	if (git_message_trailers(&ta, ma.buf) < 0 ||
 	    git_message_trailers(&tb, mb.buf) < 0) {
 		git_error_clear();

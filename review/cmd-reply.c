@@ -29,18 +29,6 @@ static const char *const usage[] = {
 	NULL
 };
 
-/* The user: GIT_AUTHOR_NAME/EMAIL, else user.name/user.email. */
-static void identity(git_repository *repo, char **name, char **addr)
-{
-	const char *n = getenv("GIT_AUTHOR_NAME");
-	const char *a = getenv("GIT_AUTHOR_EMAIL");
-
-	*name = n && *n ? xstrdup(n) : repo_config_string(repo, "user.name",
-							  NULL);
-	*addr = a && *a ? xstrdup(a) : repo_config_string(repo, "user.email",
-							  NULL);
-}
-
 /* The local zone now, in minutes east of UTC. */
 static int local_tz(int64_t when)
 {
@@ -165,7 +153,7 @@ int cmd_reply(int argc, const char **argv, struct command_context *ctx)
 		      "in the repository that holds them");
 		return error_report(RESPIN_ERR);
 	}
-	identity(ctx->repo, &name, &addr);
+	repo_user(ctx->repo, &name, &addr);
 	if (!addr || !strchr(addr, '@')) {
 		error("who is replying? user.email is %s%s%s", addr ? "\"" : "",
 		      addr ? addr : "not set", addr ? "\"" : "");

@@ -103,15 +103,7 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx)
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		return error_report(r);
-	{
-		const char *en = getenv("GIT_AUTHOR_NAME");
-		const char *ea = getenv("GIT_AUTHOR_EMAIL");
-
-		name = en && *en ? xstrdup(en) :
-			repo_config_string(ctx->repo, "user.name", NULL);
-		addr = ea && *ea ? xstrdup(ea) :
-			repo_config_string(ctx->repo, "user.email", NULL);
-	}
+	repo_user(ctx->repo, &name, &addr);
 	if (!addr || !strchr(addr, '@')) {
 		error("who is thanking? user.email is not set");
 		error_hint("git config --global user.email you@example.org");

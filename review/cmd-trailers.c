@@ -112,17 +112,7 @@ static void print_json(const struct series *s, const struct series_version *v,
 	json_array_end(&j);
 	json_key(&j, "notes");
 	json_array_begin(&j);
-	{
-		const char *p = r->notes.buf;
-
-		while (p && *p) {
-			const char *nl = strchr(p, '\n');
-			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-			json_string_len(&j, p, len);
-			p += len + (nl ? 1 : 0);
-		}
-	}
+	json_string_lines(&j, r->notes.buf);
 	json_array_end(&j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
@@ -191,10 +181,10 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 	if (!apply)
 		goto done;
 	{
-		const char *e = getenv("GIT_AUTHOR_EMAIL");
+		char *who = NULL;
 
-		owner = e && *e ? xstrdup(e) :
-			repo_config_string(ctx->repo, "user.email", NULL);
+		repo_user(ctx->repo, &who, &owner);
+		free(who);
 	}
 	if (!owner) {
 		error("whose commits are these? user.email is not set");

@@ -394,7 +394,6 @@ static void notes_to_stderr(const struct mailset *ms, long only)
 static void json_notes(struct json *j, const struct mailset *ms, long only,
 		       const char *found)
 {
-	const char *p = found;
 	size_t i;
 
 	json_key(j, "notes");
@@ -402,13 +401,7 @@ static void json_notes(struct json *j, const struct mailset *ms, long only,
 	for (i = 0; i < ms->nr_notes; i++)
 		if (mailset_note_about(ms, i, only))
 			json_string(j, ms->notes[i].text);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		json_string_len(j, p, len);
-		p += len + (nl ? 1 : 0);
-	}
+	json_string_lines(j, found);
 	json_array_end(j);
 	json_int_member(j, "other_notes",
 			(int64_t)count_other_notes(ms, only));

@@ -889,3 +889,26 @@ int rangediff_print_with(const struct rangediff *rd, unsigned flags,
 	strbuf_release(&dashes);
 	return r;
 }
+
+void rangediff_patch_message(const struct rangediff_patch *p,
+			     struct strbuf *out)
+{
+	static const char head[] = " ## Commit message ##\n";
+	const char *s = strstr(p->text, head);
+	const char *end = p->text + (p->diff_offset ? p->diff_offset : p->len);
+
+	if (!s || s >= end)
+		return;
+	for (s += sizeof(head) - 1; s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s), skip = 0;
+
+		while (skip < 4 && skip < n && s[skip] == ' ')
+			skip++;
+		strbuf_add(out, s + skip, n - skip);
+		strbuf_addch(out, '\n');
+		s += n + (nl ? 1 : 0);
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+}

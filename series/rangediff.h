@@ -144,4 +144,8 @@ int rangediff_print_with(const struct rangediff *rd, unsigned flags,
 int rangediff_diffsize(const char *a, size_t alen, const char *b,
 		       size_t blen);
 
+/* The commit message in a patch's range-diff text, its indent taken off. */
+void rangediff_patch_message(const struct rangediff_patch *p,
+			     struct strbuf *out);
+
 #endif

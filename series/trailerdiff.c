@@ -122,30 +122,6 @@ void trailerdiff_version_from_mailset(struct trailerdiff_version *out,
 
 /* ---- recorded versions ---- */
 
-/* The commit message in a range-diff text, its four spaces off. */
-static void rangediff_message(const struct rangediff_patch *p,
-			      struct strbuf *out)
-{
-	static const char head[] = " ## Commit message ##\n";
-	const char *s = strstr(p->text, head);
-	const char *end = p->text + (p->diff_offset ? p->diff_offset : p->len);
-
-	if (!s || s >= end)
-		return;
-	for (s += sizeof(head) - 1; s < end;) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s), skip = 0;
-
-		while (skip < 4 && skip < n && s[skip] == ' ')
-			skip++;
-		strbuf_add(out, s + skip, n - skip);
-		strbuf_addch(out, '\n');
-		s += n + (nl ? 1 : 0);
-	}
-	strbuf_rtrim(out);
-	strbuf_addch(out, '\n');
-}
-
 /* The trailers of a commit message, as git reads them. */
 static void message_trailers(const char *message, struct trailer_list *out)
 {
@@ -235,7 +211,7 @@ int trailerdiff_version_from_store(struct trailerdiff_version *out,
 			trailerdiff_patch_set_diff(p, rp[i].text + rp[i].diff_offset,
 						   rp[i].len - rp[i].diff_offset);
 		strbuf_reset(&text);
-		rangediff_message(&rp[i], &text);
+		rangediff_patch_message(&rp[i], &text);
 		message_trailers(text.buf, &p->own);
 	}
 	strbuf_reset(&text);

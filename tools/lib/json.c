@@ -191,3 +191,16 @@ void json_bool_member(struct json *j, const char *key, int v)
 	json_key(j, key);
 	json_bool(j, v);
 }
+
+void json_string_lines(struct json *j, const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		json_string_len(j, p, len);
+		p += len + (nl ? 1 : 0);
+	}
+}

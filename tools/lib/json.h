@@ -26,6 +26,8 @@ void json_array_end(struct json *j);
 void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);
 void json_string_len(struct json *j, const char *s, size_t len);
+/* One string a line of text (no newlines kept), as array elements. */
+void json_string_lines(struct json *j, const char *text);
 void json_int(struct json *j, int64_t v);
 void json_double(struct json *j, double v);
 void json_bool(struct json *j, int v);

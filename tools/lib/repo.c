@@ -260,3 +260,14 @@ char *repo_editor(git_repository *repo)
 		return xstrdup(e);
 	return xstrdup("vi");
 }
+
+void repo_user(git_repository *repo, char **name, char **email)
+{
+	const char *n = getenv("GIT_AUTHOR_NAME");
+	const char *e = getenv("GIT_AUTHOR_EMAIL");
+
+	*name = n && *n ? xstrdup(n) : repo_config_string(repo, "user.name",
+							  NULL);
+	*email = e && *e ? xstrdup(e) : repo_config_string(repo, "user.email",
+							   NULL);
+}

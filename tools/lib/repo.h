@@ -60,4 +60,11 @@ void strbuf_add_oid(struct strbuf *sb, const git_oid *oid, size_t n);
 /* A static buffer with the abbreviated hex of oid (n digits). */
 const char *oid_short(const git_oid *oid, size_t n);
 
+/*
+ * Who the user is, as git's author ident: GIT_AUTHOR_NAME and
+ * GIT_AUTHOR_EMAIL, else user.name and user.email; NULL when unset.
+ * repo may be NULL (the user's own config).
+ */
+void repo_user(git_repository *repo, char **name, char **email);
+
 #endif
