@@ -52,6 +52,7 @@ struct review_reply {
 	enum comment_state *states;
 	char **why;		/* per comment: the answer's Message-ID, ... */
 	struct trailer_list trailers;
+	struct bot_report_list bots;	/* a bot's report: no comments */
 };
 
 struct review {
@@ -72,6 +73,7 @@ static void review_release(struct review *rv)
 		free(rr->states);
 		comment_list_release(&rr->comments);
 		trailer_list_release(&rr->trailers);
+		bot_report_list_release(&rr->bots);
 	}
 	free(rv->items);
 }
@@ -284,10 +286,14 @@ static int collect(git_repository *repo, struct series *s,
 			rr->target = t;
 			comment_list_init(&rr->comments);
 			trailer_list_init(&rr->trailers);
-			comments_parse(&rr->comments, body.buf, body.len, diff,
-				       dlen);
-			reply_parse(&rr->trailers, NULL, body.buf, body.len,
+			bot_report_list_init(&rr->bots);
+			reply_parse(&rr->trailers, &rr->bots, body.buf, body.len,
 				    ms->msgs[r].from_name, ms->msgs[r].from_addr);
+			/* a bot's report is listed as one, not as comments */
+			if (!rr->bots.nr && !reply_from_bot(ms->msgs[r].from_name,
+							    ms->msgs[r].from_addr))
+				comments_parse(&rr->comments, body.buf, body.len,
+					       diff, dlen);
 			reply_states(repo, s, v, w, ms, mv->from_addr, done,
 				     old, rr);
 			strbuf_release(&body);
@@ -336,23 +342,29 @@ static void print_text(const struct series *s, const struct series_version *v,
 		       struct mailset *ms, const struct review *rv,
 		       struct strbuf *out)
 {
-	size_t i, k, t, n[4] = { 0 }, ntr = 0, last = (size_t)-1;
+	size_t i, k, t, n[4] = { 0 }, ntr = 0, nbot = 0, last = (size_t)-1;
 
 	for (i = 0; i < rv->nr; i++) {
 		for (k = 0; k < rv->items[i].comments.nr; k++)
 			n[rv->items[i].states[k]]++;
 		ntr += rv->items[i].trailers.nr;
+		nbot += rv->items[i].bots.nr;
 	}
 	strbuf_addf(out, "%s v%d: %zu comment%s (%zu open, %zu answered, %zu "
 		    "addressed, %zu done), %zu trailer%s\n", s->name, v->number,
 		    n[0] + n[1] + n[2] + n[3], n[0] + n[1] + n[2] + n[3] == 1 ?
 		    "" : "s", n[C_OPEN], n[C_ANSWERED], n[C_ADDRESSED],
 		    n[C_DONE], ntr, ntr == 1 ? "" : "s");
+	if (nbot) {
+		strbuf_setlen(out, out->len - 1);
+		strbuf_addf(out, ", %zu bot report%s\n", nbot,
+			    nbot == 1 ? "" : "s");
+	}
 	for (i = 0; i < rv->nr; i++) {
 		const struct review_reply *rr = &rv->items[i];
 		const struct ms_msg *m = &ms->msgs[rr->msg];
 
-		if (!rr->comments.nr && !rr->trailers.nr)
+		if (!rr->comments.nr && !rr->trailers.nr && !rr->bots.nr)
 			continue;
 		t = rr->target;
 		if (t != last) {
@@ -379,6 +391,16 @@ static void print_text(const struct series *s, const struct series_version *v,
 					    c->hunk ? term_safe(c->hunk) : "");
 			quote_tail(out, c->quote.buf, QUOTE_SHOWN);
 			indent_lines(out, "      ", c->text.buf);
+		}
+		for (k = 0; k < rr->bots.nr; k++) {
+			const struct bot_report *b = &rr->bots.items[k];
+
+			strbuf_addf(out, "  ! report by %s", term_safe(b->who));
+			if (b->what)
+				strbuf_addf(out, ": %s", term_safe(b->what));
+			if (b->link)
+				strbuf_addf(out, ", %s", term_safe(b->link));
+			strbuf_addf(out, "  (<%s>)\n", term_safe(m->msgid));
 		}
 		for (k = 0; k < rr->trailers.nr; k++)
 			strbuf_addf(out, "  %s: %s  (<%s>)\n",
@@ -424,6 +446,16 @@ static void print_json(const struct series *s, const struct series_version *v,
 			json_string_member(&j, "hunk", c->hunk);
 			json_string_member(&j, "quote", c->quote.buf);
 			json_string_member(&j, "text", c->text.buf);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_key(&j, "bot_reports");
+		json_array_begin(&j);
+		for (k = 0; k < rr->bots.nr; k++) {
+			json_object_begin(&j);
+			json_string_member(&j, "who", rr->bots.items[k].who);
+			json_string_member(&j, "what", rr->bots.items[k].what);
+			json_string_member(&j, "link", rr->bots.items[k].link);
 			json_object_end(&j);
 		}
 		json_array_end(&j);

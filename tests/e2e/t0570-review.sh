@@ -6,7 +6,7 @@
 
 SP=$TEST_DATA/mail/spinlock-oops
 git init -q r && cd r && git commit -q --allow-empty -m init || exit 1
-cat "$SP"/v1.mbox "$SP"/v2.mbox >sp.mbox
+cat "$SP"/v1.mbox "$SP"/v2.mbox "$SP"/v3.mbox >sp.mbox
 respin import sp sp.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! no import"; exit 1; }
 
 test_expect_success 'a real thread: the comments on v1, placed in the diff, addressed by v2' '
@@ -28,6 +28,14 @@ test_expect_success 'the real thread as JSON: quote and text of each comment' '
 		exit 3 unless \$c->{quote} =~ /is_shared_processor/ && \$c->{text} =~ /short-circuit/;
 		exit 4 unless \$c->{file} eq q(arch/powerpc/include/asm/spinlock.h) && \$c->{state} eq q(addressed);
 	" <j
+'
+
+test_expect_success 'a bot'"'"'s mail is its report, not review comments' '
+	respin review sp@v3 --source sp.mbox >out &&
+	test_grep "^sp v3: 1 comment (1 open, 0 answered, 0 addressed, 0 done), 0 trailers, 1 bot report$" out &&
+	test_grep "^  ! report by kbuild test robot <lkp@intel.com>: build errors  (<201908120917.L7bXpUsz%lkp@intel.com>)$" out &&
+	test_grep "^  \[878srysi1f.fsf@concordia.ellerman.id.au:1\] open  Michael Ellerman" out &&
+	respin review sp@v3 --source sp.mbox --json >j && test_grep "\"bot_reports\"" j
 '
 
 # A series of our own, sent and reviewed.
