@@ -63,9 +63,14 @@ static void print_text(const struct series *s, const struct series_version *v,
 				strbuf_addf(out, "  (v%d cover letter",
 					    g->version);
 			strbuf_addf(out, ", <%s>", term_safe(g->msgid));
-			if (g->state == GIVEN_NOT_CARRIED)
-				strbuf_addf(out, "; not carried: %s v%d",
-					    g->why, g->version);
+			if (g->state == GIVEN_NOT_CARRIED) {
+				size_t wl = strlen(g->why);
+
+				/* "its diff changed since v1" */
+				strbuf_addf(out, "; not carried: %s", g->why);
+				if (wl > 5 && !strcmp(g->why + wl - 5, "since"))
+					strbuf_addf(out, " v%d", g->version);
+			}
 			else if (g->state == GIVEN_HAVE)
 				strbuf_addstr(out, "; there already");
 			strbuf_addstr(out, ")\n");

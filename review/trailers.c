@@ -160,6 +160,45 @@ static int valid_value(const struct trailer *t)
 	return 1;
 }
 
+/*
+ * "Reviewed-by: Rita" at the margin names no one the tag could be
+ * written for: the reply parser leaves it out; it is added to tl here
+ * so that it is listed, as not carried, and never written.
+ */
+static void addressless(const char *body, size_t len, struct trailer_list *tl)
+{
+	const char *p = body, *end = body + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *colon;
+		size_t klen;
+
+		if (e - p > 5 && (colon = memchr(p, ':', (size_t)(e - p))) &&
+		    colon + 1 < e && colon[1] == ' ' &&
+		    !memchr(colon, '@', (size_t)(e - colon))) {
+			char *key = xstrndup(p, (size_t)(colon - p));
+
+			klen = (size_t)(colon - p);
+			if (given_key(key) && klen > 3 &&
+			    !strcasecmp(key + klen - 3, "-by")) {
+				const char *v = colon + 2;
+				const char *ve = e;
+
+				while (ve > v && (ve[-1] == ' ' || ve[-1] == '\r'))
+					ve--;
+				if (ve > v)
+					trailer_list_add(tl, key, klen, v,
+							 (size_t)(ve - v));
+			}
+			free(key);
+		}
+		if (p < end && *p == '-' && e - p == 3 && !strncmp(p, "-- ", 3))
+			break;	/* the signature */
+		p = nl ? nl + 1 : end;
+	}
+}
+
 /* Patch i of v (0-based) with this subject, or -1. */
 static long same_subject(const struct series_version *v, const char *subject)
 {
@@ -207,6 +246,8 @@ static int reply_given(struct mailset *ms, long mi, struct trailers_report *r,
 	/* a bot's tags are its report, not given */
 	reply_parse(&tl, NULL, b.text, b.len, ms->msgs[mi].from_name,
 		    ms->msgs[mi].from_addr);
+	if (!reply_from_bot(ms->msgs[mi].from_name, ms->msgs[mi].from_addr))
+		addressless(b.text, b.len, &tl);
 	for (t = 0; t < tl.nr; t++) {
 		const struct trailer *tr = &tl.items[t];
 		const struct ms_msg *m = &ms->msgs[mi];
