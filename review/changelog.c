@@ -631,9 +631,24 @@ void cover_text_parse(const char *text, size_t len, struct cover_text *ct)
 	memset(ct, 0, sizeof(*ct));
 	strbuf_init(&ct->body, 0);
 	strbuf_init(&ct->diffstat, 0);
+	strbuf_init(&ct->to, 0);
+	strbuf_init(&ct->cc, 0);
 	nr = split_lines(text, len, &l);
-	while (first < nr && blank(&l[first]))
-		first++;
+	/* recipients for respin send, written above the title */
+	for (;;) {
+		while (first < nr && blank(&l[first]))
+			first++;
+		if (first < nr && (starts(&l[first], "To: ") ||
+				   starts(&l[first], "Cc: "))) {
+			struct strbuf *sb = l[first].p[0] == 'T' ? &ct->to : &ct->cc;
+
+			strbuf_add(sb, l[first].p + 4, l[first].len - 4);
+			strbuf_addch(sb, '\n');
+			first++;
+			continue;
+		}
+		break;
+	}
 	if (first < nr) {
 		ct->title = xstrndup(l[first].p, l[first].len);
 		first++;
@@ -707,6 +722,8 @@ void cover_text_release(struct cover_text *ct)
 	free(ct->title);
 	strbuf_release(&ct->body);
 	strbuf_release(&ct->diffstat);
+	strbuf_release(&ct->to);
+	strbuf_release(&ct->cc);
 	for (i = 0; i < ct->nr; i++)
 		strbuf_release(&ct->sections[i].text);
 	free(ct->sections);

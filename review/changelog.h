@@ -44,6 +44,7 @@ struct changelog_section {
 };
 
 struct cover_text {
+	struct strbuf to, cc;	/* "To:"/"Cc:" lines before the title: values */
 	char *title;
 	struct strbuf body;	/* without sections; trimmed */
 	struct strbuf diffstat;	/* the diffstat found in the tail, if any */

@@ -8,6 +8,7 @@
  * sent, so that later versions link to it and replies are found.
  */
 #include "ci/grid.h"
+#include "review/changelog.h"
 #include "review/cover.h"
 #include "review/format.h"
 #include "review/recipients.h"
@@ -300,6 +301,26 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 		goto usage_addr;
 	if (cc && recipients_add(&rc, 0, cc) < 0)
 		goto usage_addr;
+	/* "To:"/"Cc:" lines above the cover letter's title */
+	if (!series_version_attachment(ctx->repo, &s, v, "cover", &text)) {
+		struct cover_text ct;
+
+		cover_text_parse(text.buf, text.len, &ct);
+		if (recipients_add_list(&rc, 1, ct.to.buf) < 0 ||
+		    recipients_add_list(&rc, 0, ct.cc.buf) < 0) {
+			char *why = xstrdup(error_last());
+
+			r = error("the cover letter of %s v%d: %s: fix its To:/Cc: "
+				  "lines (respin cover %s --edit)", s.name,
+				  v->number, why, s.name);
+			free(why);
+			cover_text_release(&ct);
+			goto fail_dir;
+		}
+		cover_text_release(&ct);
+	}
+	strbuf_reset(&text);
+	error_clear();
 	strbuf_addf(&key, "respin.series.%s.to", s.name);
 	if ((cfg = repo_config_string(ctx->repo, key.buf, NULL))) {
 		if (recipients_add(&rc, 1, cfg) < 0)

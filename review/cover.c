@@ -454,7 +454,9 @@ static const char edit_help[] =
 	"# items (older versions keep their own sections).  respin adds\n"
 	"# what it knows: new, dropped, moved and reworded patches, code\n"
 	"# changes, trailers picked up, links, results.  Lines starting\n"
-	"# with '#' are dropped; an empty text changes nothing.\n";
+	"# with '#' are dropped; an empty text changes nothing.  \"To: \"\n"
+	"# and \"Cc: \" lines above the title are recipients for respin send\n"
+	"# (with the maintainers, the last version's and the trailers').\n";
 
 int cover_edit_seed(git_repository *repo, const struct series *s,
 		    const struct series_version *v, struct strbuf *out)

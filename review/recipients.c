@@ -89,6 +89,40 @@ int recipients_add(struct recipients *r, int to, const char *who)
 	return 0;
 }
 
+int recipients_add_list(struct recipients *r, int to, const char *list)
+{
+	struct strbuf one = STRBUF_INIT;
+	const char *p = list;
+	int quoted = 0, angle = 0, ret = 0;
+
+	for (;; p++) {
+		if (!*p || ((*p == ',' || *p == '\n') && !quoted && !angle)) {
+			strbuf_rtrim(&one);
+			if (one.len) {
+				const char *s = one.buf;
+
+				while (isspace((unsigned char)*s))
+					s++;
+				if (*s && recipients_add(r, to, s) < 0)
+					ret = -1;
+			}
+			strbuf_setlen(&one, 0);
+			if (!*p || ret < 0)
+				break;
+			continue;
+		}
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '<' && !quoted)
+			angle = 1;
+		else if (*p == '>' && !quoted)
+			angle = 0;
+		strbuf_addch(&one, *p);
+	}
+	strbuf_release(&one);
+	return ret;
+}
+
 void recipients_add_get_maintainer(struct recipients *r, const char *out)
 {
 	const char *p = out;

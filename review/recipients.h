@@ -36,6 +36,13 @@ int recipients_add(struct recipients *r, int to, const char *who);
  */
 void recipients_add_get_maintainer(struct recipients *r, const char *out);
 
+/*
+ * Every address of list ("A <a@b>, c@d", lines of them): commas inside
+ * quotes or <> do not split.  Returns -1 (with a message naming it) for
+ * one that is not an address.
+ */
+int recipients_add_list(struct recipients *r, int to, const char *list);
+
 /* Addresses on "*-by:" and "Cc:" trailer lines of text, to Cc. */
 void recipients_add_trailers(struct recipients *r, const char *text);
 

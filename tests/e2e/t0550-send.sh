@@ -139,6 +139,32 @@ test_expect_success '--to gives one: then it is sent' '
 	test_grep "^To: Some One <one@example.org>" "$TRASH/sent.mbox"
 '
 
+test_expect_success 'To: and Cc: lines above the cover letter'"'"'s title: sent to, not in the letter' '
+	cd "$TRASH/k" &&
+	printf "%s\n" "To: Rev Iewer <rev@example.org>" \
+		"Cc: a@example.org, \"Doe, Jo\" <jo@example.org>" "" \
+		"mm: three small things" "" "Three small things for mm." >"$TRASH/cover2.txt" &&
+	respin cover a --file "$TRASH/cover2.txt" >/dev/null &&
+	respin cover a >letter &&
+	test "$(head -n 1 letter)" = "Subject: [PATCH v3 0/3] mm: three small things" &&
+	test_grep ! "rev@example.org" letter &&
+	rm -f "$TRASH/sent.mbox" "$TRASH/rcpts" &&
+	respin send a --force >out 2>err &&
+	test_grep "rev@example.org" "$TRASH/rcpts" &&
+	test_grep "jo@example.org" "$TRASH/rcpts" &&
+	test_grep "^To: .*Rev Iewer <rev@example.org>" "$TRASH/sent.mbox" &&
+	test_grep "Doe, Jo" "$TRASH/sent.mbox"
+'
+
+test_expect_success 'a To: line that is no address: 128, naming the cover letter' '
+	cd "$TRASH/k" &&
+	printf "%s\n" "To: nobody at all" "" "mm: three small things" "" "Three." >"$TRASH/cover3.txt" &&
+	respin cover a --file "$TRASH/cover3.txt" >/dev/null &&
+	test_expect_code 128 respin send a --force 2>err &&
+	test_grep "the cover letter of a v3: \"nobody at all\" is not an address" err &&
+	test_grep "respin cover a --edit" err
+'
+
 test_expect_success 'an unknown series: 128; no name: 129' '
 	test_expect_code 128 respin send nosuch &&
 	test_expect_code 129 respin send
