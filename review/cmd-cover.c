@@ -45,14 +45,6 @@ static void lost_since_previous(git_repository *repo, struct series *s,
 	}
 }
 
-/* "v4 2/3 lost Reviewed-by: ... (on v3 2/3, unchanged since)" */
-static void lost_line(const struct trailerdiff *td, size_t i,
-		      struct strbuf *out)
-{
-	strbuf_addf(out, "v%d %zu/%zu ", td->vb, td->items[i].b + 1, td->nb);
-	trailerdiff_describe(td, &td->items[i], out);
-}
-
 /* Stores text as v's cover; says so, or that nothing changed. */
 static int store_text(git_repository *repo, struct series *s,
 		      struct series_version *v, struct strbuf *text)
@@ -113,7 +105,7 @@ static int edit_text(git_repository *repo, struct series *s,
 			    "in the commits):\n", td.va);
 	for (i = 0; i < td.nr; i++) {
 		strbuf_addstr(&text, "# ");
-		lost_line(&td, i, &text);
+		trailerdiff_line(&td, i, &text);
 		strbuf_addch(&text, '\n');
 	}
 	trailerdiff_release(&td);
@@ -322,7 +314,7 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 		struct strbuf line = STRBUF_INIT;
 
 		fflush(stdout);
-		lost_line(&td, i, &line);
+		trailerdiff_line(&td, i, &line);
 		warning("%s", line.buf);
 		strbuf_release(&line);
 	}

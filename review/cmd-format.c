@@ -6,6 +6,7 @@
 #include "patches/email.h"
 #include "review/cover.h"
 #include "review/format.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -21,6 +22,7 @@ static const char *const usage[] = {
 	"              [--cover-letter | --no-cover] [--no-results] [--stdout]",
 	NULL
 };
+
 
 int cmd_format(int argc, const char **argv, struct command_context *ctx)
 {
@@ -92,6 +94,14 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	r = format_write(&res, dir);
 	if (r < 0)
 		goto fail;
+	{
+		/* the tags lost since the last version: for the author */
+		struct strbuf lost = STRBUF_INIT;
+
+		trailerdiff_lines(&lost, ctx->repo, &s, v);
+		warning_lines(lost.buf);
+		strbuf_release(&lost);
+	}
 	if (json) {
 		struct strbuf out = STRBUF_INIT;
 		struct json j;

@@ -13,6 +13,7 @@
 #include "review/format.h"
 #include "review/recipients.h"
 #include "series/store.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
@@ -205,6 +206,7 @@ static int record_sent(git_repository *repo, struct series *s,
 	return r;
 }
 
+
 int cmd_send(int argc, const char **argv, struct command_context *ctx)
 {
 	int dry_run = 0, force = 0, exit_code, n, r, ran_gm = 0, nfail;
@@ -357,6 +359,14 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 		rc.alloc_to = 1;
 		rc.to[rc.nr_to++] = rc.cc[0];
 		memmove(rc.cc, rc.cc + 1, --rc.nr_cc * sizeof(char *));
+	}
+	{
+		/* the tags lost since the last version: for the author */
+		struct strbuf lost = STRBUF_INIT;
+
+		trailerdiff_lines(&lost, ctx->repo, &s, v);
+		warning_lines(lost.buf);
+		strbuf_release(&lost);
 	}
 	fprintf(stderr, "%s v%d: %zu mail%s to %zu, cc %zu%s\n", s.name,
 		v->number, res.nr, res.nr == 1 ? "" : "s", rc.nr_to, rc.nr_cc,

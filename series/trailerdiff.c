@@ -455,3 +455,29 @@ void trailerdiff_lost_json(struct json *j, const struct trailerdiff *td,
 	json_object_end(j);
 	strbuf_release(&text);
 }
+
+void trailerdiff_line(const struct trailerdiff *td, size_t i,
+		      struct strbuf *out)
+{
+	strbuf_addf(out, "v%d %zu/%zu ", td->vb, td->items[i].b + 1, td->nb);
+	trailerdiff_describe(td, &td->items[i], out);
+}
+
+void trailerdiff_lines(struct strbuf *out, git_repository *repo,
+		       struct series *s, struct series_version *v)
+{
+	struct trailerdiff td = { 0 };
+	size_t i;
+
+	if (trailerdiff_since_previous(&td, repo, s, v) < 0) {
+		strbuf_addf(out, "cannot compare the tags of %s v%d with the "
+			    "version before it: %s\n", s->name, v->number,
+			    error_last());
+		error_clear();
+	}
+	for (i = 0; i < td.nr; i++) {
+		trailerdiff_line(&td, i, out);
+		strbuf_addch(out, '\n');
+	}
+	trailerdiff_release(&td);
+}

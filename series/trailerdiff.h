@@ -118,6 +118,16 @@ void trailerdiff_release(struct trailerdiff *td);
  */
 void trailerdiff_describe(const struct trailerdiff *td,
 			  const struct trailerdiff_lost *l, struct strbuf *out);
+/* "v4 2/3 lost Reviewed-by: ... (on v3 2/3, unchanged since)": item i. */
+void trailerdiff_line(const struct trailerdiff *td, size_t i,
+		      struct strbuf *out);
+/*
+ * One trailerdiff_line() a tag v lost since the version before it,
+ * each ending in a newline, appended to out (or a line saying why they
+ * cannot be compared): what format and send warn of.
+ */
+void trailerdiff_lines(struct strbuf *out, git_repository *repo,
+		       struct series *s, struct series_version *v);
 
 /*
  * l as a JSON object: key, value, version and index (of the patch in

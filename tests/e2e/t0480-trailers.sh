@@ -244,4 +244,22 @@ test_expect_success 'import again after new replies: their tags are recorded' '
 	test_grep ! "tags given" out
 '
 
+# Versions with commits: format (and send) warn the author of a lost tag.
+cd "$TRASH" && make_fixture k && cd k || exit 1
+git checkout -q -b work mm-unstable
+echo one >ONE && git add ONE && git commit -qm "one: add" -m "One." \
+	-m "Reviewed-by: Real Reviewer <real@example.org>
+Signed-off-by: A U Thor <author@example.org>"
+respin track k --base mm-unstable >/dev/null
+git commit -q --amend -m "one: add" -m "One." -m "Signed-off-by: A U Thor <author@example.org>"
+respin track k >/dev/null
+
+test_expect_success 'format: a tag the unchanged patch lost is a warning, never in the mail' '
+	respin format k -o out >list 2>err &&
+	test_grep "^warning: v2 1/1 lost Reviewed-by: Real Reviewer <real@example.org> (on v1 1/1, unchanged since)$" err &&
+	test_grep ! "lost" out/*.patch &&
+	respin format k@v1 -o out1 >list 2>err &&
+	test_must_be_empty err
+'
+
 test_done

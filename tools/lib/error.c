@@ -117,6 +117,19 @@ void warning(const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
+void warning_lines(const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		put_safe("warning: ", p, n);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
 int error_report(int code)
 {
 	const char *p, *nl, *msg;

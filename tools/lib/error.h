@@ -44,6 +44,8 @@ const char *error_last_hint(void);
 
 /* Prints "warning: ..." to stderr (library code may warn). */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One "warning: " line a line of text. */
+void warning_lines(const char *text);
 
 /* Turns an error code into git's exit code, printing the message. */
 int error_report(int code);
