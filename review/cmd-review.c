@@ -562,8 +562,10 @@ int cmd_review(int argc, const char **argv, struct command_context *ctx)
 					   : "which series? give NAME[@vN]");
 	mailset_init(&ms, NULL);
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
-	if (r < 0)
+	if (r < 0) {
+		series_release(&s);	/* it is set up even when it fails */
 		return error_report(r);
+	}
 	if (!v->message_id) {
 		r = error("%s v%d has no Message-IDs (it was not imported from "
 			  "mail or sent): there are no replies to it", s.name,

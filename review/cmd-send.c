@@ -242,8 +242,10 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 					   : "which series? give NAME[@vN]");
 	recipients_init(&rc);
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
-	if (r < 0)
+	if (r < 0) {
+		series_release(&s);	/* it is set up even when it fails */
 		return error_report(r);
+	}
 	if (series_version_attachment(ctx->repo, &s, v, "sent", &text) == 0 &&
 	    !force && !dry_run) {
 		r = error("%s v%d was sent already (%.*s): --force sends it "

@@ -101,8 +101,10 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx)
 					   "count, 0 for no bound");
 	mailset_init(&ms, NULL);
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
-	if (r < 0)
+	if (r < 0) {
+		series_release(&s);	/* it is set up even when it fails */
 		return error_report(r);
+	}
 	repo_user(ctx->repo, &name, &addr);
 	if (!addr || !strchr(addr, '@')) {
 		error("who is thanking? user.email is not set");

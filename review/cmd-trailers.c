@@ -158,8 +158,10 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage, "--dry-run goes with "
 					   "--apply");
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
-	if (r < 0)
+	if (r < 0) {
+		series_release(&s);	/* it is set up even when it fails */
 		return error_report(r);
+	}
 	if (source)
 		strbuf_addstr(&src, source);
 	else

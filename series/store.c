@@ -660,7 +660,8 @@ int series_foreach_name(git_repository *repo,
 		goto out;
 	}
 	r = 0;
-	qsort(l.names, l.nr, sizeof(*l.names), cmp_str);
+	if (l.nr)
+		qsort(l.names, l.nr, sizeof(*l.names), cmp_str);
 	for (i = 0; i < l.nr && !r; i++)
 		r = fn(l.names[i], data);
 out:

@@ -90,4 +90,9 @@ test_expect_success '--maildir: the draft is a maildir draft' '
 	f=$(ls md/cur/*) && case "$f" in *:2,D) ;; *) false ;; esac
 '
 
+test_expect_success 'an unknown series: 128, naming it' '
+	test_expect_code 128 respin thanks nosuch --in maint 2>err &&
+	test_grep "no series named .nosuch." err
+'
+
 test_done

@@ -199,4 +199,9 @@ test_expect_success '--dry-run alone is a usage error' '
 	test_expect_code 129 respin trailers a --dry-run
 '
 
+test_expect_success 'an unknown series: 128, naming it' '
+	test_expect_code 128 respin trailers nosuch 2>err &&
+	test_grep "no series named .nosuch." err
+'
+
 test_done

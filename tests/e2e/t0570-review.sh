@@ -118,4 +118,9 @@ test_expect_success 'the mail is not in the source: 128' '
 	test_grep "is not in" err
 '
 
+test_expect_success 'an unknown series: 128, naming it' '
+	test_expect_code 128 respin review nosuch 2>err &&
+	test_grep "no series named .nosuch." err
+'
+
 test_done
