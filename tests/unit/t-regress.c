@@ -25,6 +25,7 @@
 #include "tests/fuzz/fuzz-mbox.c"
 #include "tests/fuzz/fuzz-patchmail.c"
 #include "tests/fuzz/fuzz-rangediff.c"
+#include "tests/fuzz/fuzz-review.c"
 #include "tests/fuzz/fuzz-subject.c"
 #include "tests/fuzz/fuzz-trailers.c"
 #include "tests/fuzz/fuzz-warnings.c"
@@ -38,6 +39,7 @@ static const struct {
 	{ "mail", fuzz_mail },
 	{ "mbox", fuzz_mbox },
 	{ "patchmail", fuzz_patchmail },
+	{ "review", fuzz_review },
 	{ "rangediff", fuzz_rangediff },
 	{ "subject", fuzz_subject },
 	{ "trailers", fuzz_trailers },
