@@ -327,14 +327,44 @@ static void changed_lines(const char *diff, const char *file, struct strbuf *out
 	}
 }
 
+/*
+ * Whether every +/- line c quotes is still among the changed lines of
+ * its file in diff; -1 when it quotes none.
+ */
+static int quoted_lines_kept(const struct comment *c, const char *diff)
+{
+	struct strbuf now = STRBUF_INIT;
+	const char *p = c->quote.buf, *end = p + c->quote.len;
+	int quoted = 0, kept = 1;
+
+	changed_lines(diff, c->file, &now);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n > 1 && (*p == '+' || *p == '-') && !blank(p + 1, n - 1) &&
+		    !(n >= 4 && (!strncmp(p, "+++ ", 4) || !strncmp(p, "--- ", 4)))) {
+			quoted = 1;
+			if (!has_line(&now, p, n))
+				kept = 0;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	strbuf_release(&now);
+	return quoted ? kept : -1;
+}
+
 int comment_addressed(const struct comment *c, const char *old_diff,
 		      const char *new_diff)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	int changed;
+	int changed, kept;
 
 	if (!old_diff || !new_diff)
 		return new_diff == NULL && old_diff != NULL;
+	/* the lines it answers: changed or gone is addressed */
+	if (c->file && (kept = quoted_lines_kept(c, new_diff)) >= 0)
+		return !kept;
 	changed_lines(old_diff, c->file, &a);
 	changed_lines(new_diff, c->file, &b);
 	changed = a.len != b.len || memcmp(a.buf, b.buf, a.len);

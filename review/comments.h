@@ -47,9 +47,11 @@ size_t comments_parse(struct comment_list *out, const char *body, size_t len,
 int comment_answered_by(const struct comment *c, const struct comment_list *reply);
 
 /*
- * Whether the patch's diff in the next version changed where c is: the
- * file's section of new_diff differs from that of old_diff (or the file
- * is gone).  A comment not in a diff: whether the diffs differ at all.
+ * Whether the patch's diff in the next version changed where c is: a
+ * +/- line it quotes is no longer among the lines new_diff adds or
+ * removes in that file (the hunk it answers was reworked); quoting no
+ * such line, whether the file's +/- lines differ (or the file is gone).
+ * A comment not in a diff: whether the diffs' +/- lines differ at all.
  */
 int comment_addressed(const struct comment *c, const char *old_diff,
 		      const char *new_diff);

@@ -84,6 +84,18 @@ test_expect_success 'a reply whose In-Reply-To is not there: placed by its Refer
 	test_grep ! "<p>" out
 '
 
+test_expect_success 'the same review from a real notmuch database' '
+	mkdir -p "$TRASH/nm/cur" "$TRASH/nm/new" "$TRASH/nm/tmp" &&
+	git mailsplit --mboxrd -o"$TRASH/nm/cur" all.mbox >/dev/null &&
+	printf "[database]\npath=%s\n[new]\ntags=new\n[maildir]\nsynchronize_flags=false\n" "$TRASH/nm" >"$TRASH/nm.cfg" &&
+	NOTMUCH_CONFIG="$TRASH/nm.cfg" notmuch new --quiet &&
+	NOTMUCH_CONFIG="$TRASH/nm.cfg" respin review a --source "notmuch:from:example.org" >nm.out &&
+	respin review a --source all.mbox >mbox.out &&
+	check_same mbox.out nm.out &&
+	NOTMUCH_CONFIG="$TRASH/nm.cfg" respin trailers a --source "notmuch:*" >t &&
+	test_grep "^    + Reviewed-by: Rita Rev <rita@example.org>  (v1 2/3, <c1@example.org>)$" t
+'
+
 test_expect_success '--done MSGID:N marks one comment; it is stored with the version' '
 	respin review a --source all.mbox --done c2@example.org:1 >out &&
 	test_grep "^a v1: <c2@example.org>:1 marked done$" out &&

@@ -102,6 +102,29 @@ int main(void)
 	ok(comment_addressed(&l.items[1], diff, changed), "2: its file changed in the next version");
 	ok(!comment_addressed(&l.items[2], diff, changed), "3: its file did not");
 	ok(!comment_addressed(&l.items[1], diff, diff), "the same diff: nothing addressed");
+	{
+		/* another hunk of the same file changed; the one quoted not */
+		const char other_hunk[] =
+			"diff --git a/mm/vmscan.c b/mm/vmscan.c\n"
+			"--- a/mm/vmscan.c\n"
+			"+++ b/mm/vmscan.c\n"
+			"@@ -10,6 +10,8 @@ static int scan(void)\n"
+			" \tint a;\n"
+			"+\tint batch = 0;\n"
+			"+\tbatch++;\n"
+			" \treturn a;\n"
+			"@@ -40,3 +42,4 @@ static int more(void)\n"
+			"+\tmore_work();\n"
+			"diff --git a/mm/swap.c b/mm/swap.c\n"
+			"--- a/mm/swap.c\n"
+			"+++ b/mm/swap.c\n"
+			"@@ -1,3 +1,4 @@\n"
+			" x\n"
+			"+\tswap_more();\n";
+
+		ok(!comment_addressed(&l.items[1], diff, other_hunk),
+		   "2: another hunk of its file changed, the lines it quotes did not");
+	}
 	comment_list_release(&l);
 
 	comment_list_init(&l);
