@@ -328,28 +328,31 @@ static void changed_lines(const char *diff, const char *file, struct strbuf *out
 }
 
 /*
- * Whether every +/- line c quotes is still among the changed lines of
- * its file in diff; -1 when it quotes none.
+ * Whether every +/- line c quotes from the old diff (one of the lines
+ * it changes in c's file) is still changed by the new one; -1 when c
+ * quotes none of the old diff's lines.
  */
-static int quoted_lines_kept(const struct comment *c, const char *diff)
+static int quoted_lines_kept(const struct comment *c, const char *old_diff,
+			     const char *new_diff)
 {
-	struct strbuf now = STRBUF_INIT;
+	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
 	const char *p = c->quote.buf, *end = p + c->quote.len;
 	int quoted = 0, kept = 1;
 
-	changed_lines(diff, c->file, &now);
+	changed_lines(old_diff, c->file, &was);
+	changed_lines(new_diff, c->file, &now);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 
-		if (n > 1 && (*p == '+' || *p == '-') && !blank(p + 1, n - 1) &&
-		    !(n >= 4 && (!strncmp(p, "+++ ", 4) || !strncmp(p, "--- ", 4)))) {
+		if (n > 1 && (*p == '+' || *p == '-') && has_line(&was, p, n)) {
 			quoted = 1;
 			if (!has_line(&now, p, n))
 				kept = 0;
 		}
 		p = nl ? nl + 1 : end;
 	}
+	strbuf_release(&was);
 	strbuf_release(&now);
 	return quoted ? kept : -1;
 }
@@ -363,7 +366,8 @@ int comment_addressed(const struct comment *c, const char *old_diff,
 	if (!old_diff || !new_diff)
 		return new_diff == NULL && old_diff != NULL;
 	/* the lines it answers: changed or gone is addressed */
-	if (c->file && (kept = quoted_lines_kept(c, new_diff)) >= 0)
+	if (c->file &&
+	    (kept = quoted_lines_kept(c, old_diff, new_diff)) >= 0)
 		return !kept;
 	changed_lines(old_diff, c->file, &a);
 	changed_lines(new_diff, c->file, &b);

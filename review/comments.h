@@ -48,9 +48,10 @@ int comment_answered_by(const struct comment *c, const struct comment_list *repl
 
 /*
  * Whether the patch's diff in the next version changed where c is: a
- * +/- line it quotes is no longer among the lines new_diff adds or
- * removes in that file (the hunk it answers was reworked); quoting no
- * such line, whether the file's +/- lines differ (or the file is gone).
+ * +/- line of old_diff it quotes is no longer among the lines new_diff
+ * adds or removes in that file (the hunk it answers was reworked);
+ * quoting no such line, whether the file's +/- lines differ (or the
+ * file is gone).
  * A comment not in a diff: whether the diffs' +/- lines differ at all.
  */
 int comment_addressed(const struct comment *c, const char *old_diff,
