@@ -236,6 +236,8 @@ static void report_tag(struct bot_report *r, const char *key, size_t klen,
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	/* a NUL in the mail ends the value: it is text */
+	e = v + strnlen(v, (size_t)(e - v));
 	while (e > v && isspace((unsigned char)e[-1]))
 		e--;
 	if (e == v)
@@ -566,8 +568,9 @@ static void reports_finish(struct scan *s, const char *name, const char *addr)
 
 		if (!r->what && s->what)
 			r->what = xstrdup(s->what);
-		if (r->who)
+		if (r->who && *r->who)
 			continue;
+		free(r->who);
 		strbuf_reset(&sb);
 		if (name && *name && addr && *addr)
 			strbuf_addf(&sb, "%s <%s>", name, addr);
