@@ -216,18 +216,6 @@ static int add_term(struct round *rd, enum search_kind k, const char *term)
 
 /* ---- facts of the versions known ---- */
 
-static long head_of(const struct ms_version *v)
-{
-	long k;
-
-	if (v->cover >= 0)
-		return v->cover;
-	for (k = 0; k < v->total; k++)
-		if (v->patches[k].msg >= 0)
-			return v->patches[k].msg;
-	return -1;
-}
-
 static void percent_decode(struct strbuf *out, const char *s, size_t n)
 {
 	size_t i;
@@ -297,7 +285,7 @@ static void version_facts(struct finder *f, struct mailset *ms, long vi,
 {
 	struct ms_version *v = &ms->versions[vi];
 	struct strbuf t = STRBUF_INIT, term = STRBUF_INIT;
-	long head = head_of(v), k;
+	long head = mailset_version_head(v), k;
 
 	if (head < 0)
 		return;
@@ -659,7 +647,7 @@ static const struct lore_find_part *part_of(const struct lore_find *lf,
 int lore_find_how(const struct lore_find *lf, const struct mailset *ms,
 		  long vi)
 {
-	long head = head_of(&ms->versions[vi]);
+	long head = mailset_version_head(&ms->versions[vi]);
 	const struct lore_find_part *p;
 
 	if (head < 0)
@@ -692,7 +680,7 @@ static int names_version(struct mailset *ms, long si, long vi)
 {
 	const struct ms_series *s = &ms->series[si];
 	struct strbuf raw = STRBUF_INIT;
-	long head = head_of(&ms->versions[vi]);
+	long head = mailset_version_head(&ms->versions[vi]);
 	int found = 0;
 	size_t i;
 
@@ -702,7 +690,7 @@ static int names_version(struct mailset *ms, long si, long vi)
 		return 0;
 	}
 	for (i = 0; i < s->nr && !found; i++) {
-		long h = head_of(&ms->versions[s->versions[i]]);
+		long h = mailset_version_head(&ms->versions[s->versions[i]]);
 		const char *id;
 
 		if (s->versions[i] == vi || h < 0)
@@ -725,7 +713,7 @@ void lore_find_describe(const struct lore_find *lf, struct mailset *ms,
 	for (i = 0; i < s->nr; i++) {
 		long vi = s->versions[i];
 		const struct ms_version *v = &ms->versions[vi];
-		long head = head_of(v);
+		long head = mailset_version_head(v);
 		const struct lore_find_part *p;
 		int n;
 

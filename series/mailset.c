@@ -788,7 +788,7 @@ static void uf_union(struct linker *lk, long a, long b)
 	lk->next[b] = t;
 }
 
-static long version_head(const struct ms_version *v)
+long mailset_version_head(const struct ms_version *v)
 {
 	long k;
 
@@ -816,7 +816,7 @@ static long count_present(const struct ms_version *v)
 static const char *stable_tree(const struct mailset *ms, long vi,
 			       size_t *len)
 {
-	long head = version_head(&ms->versions[vi]);
+	long head = mailset_version_head(&ms->versions[vi]);
 	const char *p = head >= 0 ? ms->msgs[head].tags.prefix : NULL;
 
 	while (p && *p) {
@@ -1099,7 +1099,7 @@ static void link_versions(struct mailset *ms, struct linker *lk,
 	for (n = 0; n < ms->nr_versions; n++) {
 		long i = order[n];
 		struct ms_version *v = &ms->versions[i];
-		long head = version_head(v), k;
+		long head = mailset_version_head(v), k;
 		struct ms_msg *h;
 
 		if (head < 0)
@@ -1537,8 +1537,8 @@ static void note_apart(struct mailset *ms, const struct link_apart *ap)
 	}
 	note_add(ms, -1, ia, ib, "v%d of \"%s\" <%s> %s v%d of \"%s\" "
 		 "<%s>; kept as two series: %s", a->number, a->title,
-		 ms->msgs[version_head(a)].msgid, what.buf, b->number,
-		 b->title, ms->msgs[version_head(b)].msgid, why.buf);
+		 ms->msgs[mailset_version_head(a)].msgid, what.buf, b->number,
+		 b->title, ms->msgs[mailset_version_head(b)].msgid, why.buf);
 	strbuf_release(&what);
 	strbuf_release(&why);
 }
@@ -1622,8 +1622,8 @@ static void make_series(struct mailset *ms, long *parent)
 					 "sent more than once (<%s>, then "
 					 "<%s>); using the newer", v->number,
 					 v->title,
-					 ms->msgs[version_head(old)].msgid,
-					 ms->msgs[version_head(v)].msgid);
+					 ms->msgs[mailset_version_head(old)].msgid,
+					 ms->msgs[mailset_version_head(v)].msgid);
 				old->superseded_by = s->versions[k];
 				s->versions[n - 1] = s->versions[k];
 				continue;

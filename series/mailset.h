@@ -157,6 +157,8 @@ int mailset_group(struct mailset *ms, unsigned flags, const char *focus);
 long mailset_find(const struct mailset *ms, const char *msgid);
 /* The series a message belongs to (patch, cover or reply), or -1. */
 long mailset_series_of(const struct mailset *ms, long msg);
+/* A version's head: its cover letter, else its first patch there; -1 none. */
+long mailset_version_head(const struct ms_version *v);
 /*
  * Whether note n is about series si: one of its versions, patches or
  * the replies to them.  Every note is about si = -1 (everything).
