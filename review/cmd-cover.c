@@ -5,6 +5,7 @@
  */
 #include "review/changelog.h"
 #include "review/cover.h"
+#include "review/sendto.h"
 #include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -88,6 +89,7 @@ static int edit_text(git_repository *repo, struct series *s,
 		     struct series_version *v)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, seed = STRBUF_INIT;
+	struct strbuf offered = STRBUF_INIT;
 	char *editor = repo_editor(repo);
 	const char *argv[] = { "sh", "-c", NULL, NULL, NULL, NULL };
 	struct strbuf script = STRBUF_INIT;
@@ -98,6 +100,12 @@ static int edit_text(git_repository *repo, struct series *s,
 
 	if (r < 0)
 		goto out;
+	/* who respin send would send it to, to edit with the text */
+	if (sendto_offer(repo, s, v, &text, &offered) < 0) {
+		warning("no recipients to edit: %s", error_last());
+		error_clear();
+		strbuf_reset(&offered);
+	}
 	/* what the author must put back, where they write the letter */
 	lost_since_previous(repo, s, v, &td);
 	if (td.nr)
@@ -151,11 +159,15 @@ static int edit_text(git_repository *repo, struct series *s,
 		r = 0;
 		goto out;
 	}
+	if (offered.len)
+		series_version_attach(v, "recipients-offered", offered.buf,
+				      offered.len);
 	r = store_text(repo, s, v, &text);
 	if (!r)
 		unlink(path.buf);
 out:
 	free(editor);
+	strbuf_release(&offered);
 	strbuf_release(&script);
 	strbuf_release(&path);
 	strbuf_release(&text);
@@ -178,8 +190,18 @@ static int file_text(git_repository *repo, struct series *s,
 				strcmp(file, "-") ? file : "standard input");
 	else if (!text.len)
 		r = error("%s is empty; the cover text is unchanged", file);
-	else
+	else {
+		/*
+		 * The text is all the author's: nothing it lacks is left
+		 * out, not even what an older version's edit turned down.
+		 */
+		static const char none[] =
+			"# none: the text was given whole (respin cover --file)\n";
+
+		series_version_attach(v, "recipients-offered", none,
+				      sizeof(none) - 1);
 		r = store_text(repo, s, v, &text);
+	}
 	strbuf_release(&text);
 	return r;
 }

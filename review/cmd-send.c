@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * respin send NAME[@vN] [--dry-run] [--force] [--to ADDR] [--cc ADDR]
+ * respin send NAME[@vN] [--dry-run [--json]] [--force] [--to ADDR] [--cc ADDR]
  *
  * Sends a version through git send-email (its config, its SMTP
  * settings) to the tree's maintainers, the previous version's
@@ -12,14 +12,17 @@
 #include "review/cover.h"
 #include "review/format.h"
 #include "review/recipients.h"
+#include "review/sendto.h"
 #include "series/store.h"
 #include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
+#include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -30,7 +33,7 @@
 #include <unistd.h>
 
 static const char *const usage[] = {
-	"respin send <name>[@v<n>] [--dry-run] [--force] [--to <addr>] [--cc <addr>]",
+	"respin send <name>[@v<n>] [--dry-run [--json]] [--force] [--to <addr>] [--cc <addr>]",
 	NULL
 };
 
@@ -63,62 +66,6 @@ out:
 	grid_release(&g);
 	grid_store_close(&st);
 	return r;
-}
-
-/* get_maintainer.pl of the tree on the patch files, when it has one. */
-static void add_maintainers(git_repository *repo, struct recipients *rc,
-			    const char *dir, const struct format_result *res,
-			    int *ran)
-{
-	const char *top = git_repository_workdir(repo);
-	struct strbuf script = STRBUF_INIT;
-	const char **argv;
-	struct run_opts o = { 0 };
-	struct run_result rr;
-	char **paths;
-	size_t i, n = 0;
-
-	*ran = 0;
-	if (!top)
-		return;
-	strbuf_addf(&script, "%sscripts/get_maintainer.pl", top);
-	if (access(script.buf, R_OK)) {
-		strbuf_release(&script);
-		return;
-	}
-	argv = xcalloc(res->nr + 8, sizeof(*argv));
-	paths = xcalloc(res->nr + 1, sizeof(*paths));
-	argv[n++] = "perl";
-	argv[n++] = script.buf;
-	argv[n++] = "--rolestats";
-	argv[n++] = "--no-git";
-	argv[n++] = "--no-git-fallback";
-	for (i = 0; i < res->nr; i++) {
-		struct strbuf p = STRBUF_INIT;
-
-		strbuf_addf(&p, "%s/%s", dir, res->mails[i].file_name);
-		paths[i] = strbuf_detach(&p, NULL);
-		/* the cover letter has no diff: get_maintainer skips it */
-		argv[n++] = paths[i];
-	}
-	o.argv = argv;
-	o.cwd = top;
-	o.timeout = 120;
-	run_result_init(&rr);
-	if (!run_program(&o, &rr) && rr.exited && !rr.exit_code) {
-		recipients_add_get_maintainer(rc, rr.output.buf);
-		*ran = 1;
-	} else {
-		fprintf(stderr, "warning: %s failed; no maintainers added\n",
-			script.buf);
-		error_clear();
-	}
-	run_result_release(&rr);
-	for (i = 0; i < res->nr; i++)
-		free(paths[i]);
-	free(paths);
-	free(argv);
-	strbuf_release(&script);
 }
 
 /* Every occurrence of from in the mails' texts becomes to. */
@@ -159,26 +106,6 @@ static void fresh_ids(struct format_result *res, int64_t when)
 	}
 }
 
-static void remove_dir(const char *dir, const struct format_result *res)
-{
-	struct strbuf p = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < res->nr; i++) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s", dir, res->mails[i].file_name);
-		unlink(p.buf);
-	}
-	rmdir(dir);
-	strbuf_release(&p);
-}
-
-static void strbuf_rtrim_char(struct strbuf *sb, char c)
-{
-	while (sb->len > 1 && sb->buf[sb->len - 1] == c)
-		strbuf_setlen(sb, sb->len - 1);
-}
-
 static int record_sent(git_repository *repo, struct series *s,
 		       struct series_version *v, const struct format_result *res,
 		       const struct recipients *rc, int64_t when)
@@ -207,9 +134,57 @@ static int record_sent(git_repository *repo, struct series *s,
 }
 
 
+static void json_who(struct json *j, const char *key, char **who,
+		     const char **src, size_t nr)
+{
+	size_t i;
+
+	json_key(j, key);
+	json_array_begin(j);
+	for (i = 0; i < nr; i++) {
+		json_object_begin(j);
+		json_string_member(j, "address", who[i]);
+		json_string_member(j, "from", src[i] ? src[i] : "");
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* --dry-run --json: the mails, who gets them and why. */
+static void print_json(const struct series *s, const struct series_version *v,
+		       const struct format_result *res,
+		       const struct recipients *rc,
+		       const struct sendto_options *so)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json j;
+	size_t i;
+
+	json_init(&j, &out, 1);
+	json_object_begin(&j);
+	json_string_member(&j, "series", s->name);
+	json_int_member(&j, "version", v->number);
+	json_key(&j, "mails");
+	json_array_begin(&j);
+	for (i = 0; i < res->nr; i++) {
+		json_object_begin(&j);
+		json_string_member(&j, "file", res->mails[i].file_name);
+		json_string_member(&j, "message_id", res->mails[i].message_id);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_who(&j, "to", rc->to, rc->to_src, rc->nr_to);
+	json_who(&j, "cc", rc->cc, rc->cc_src, rc->nr_cc);
+	json_who(&j, "left_out", rc->dropped, rc->dropped_src, rc->nr_dropped);
+	json_bool_member(&j, "get_maintainer", so->ran_get_maintainer);
+	json_object_end(&j);
+	puts(out.buf);
+	strbuf_release(&out);
+}
+
 int cmd_send(int argc, const char **argv, struct command_context *ctx)
 {
-	int dry_run = 0, force = 0, exit_code, n, r, ran_gm = 0, nfail;
+	int dry_run = 0, force = 0, json = 0, exit_code, n, r, nfail;
 	const char *to = NULL, *cc = NULL;
 	struct option opts[] = {
 		OPT_BOOL(0, "dry-run", &dry_run,
@@ -219,19 +194,22 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 			 "send even when checks failed, or again"),
 		OPT_STRING(0, "to", &to, "addr", "also To this address"),
 		OPT_STRING(0, "cc", &cc, "addr", "also Cc this address"),
+		OPT_BOOL(0, "json", &json,
+			 "with --dry-run: who and why as JSON, instead of "
+			 "running git send-email"),
 		OPT_END()
 	};
 	struct series s;
-	struct series_version *v, *prev = NULL;
+	struct series_version *v;
+	struct sendto_options so = { 0 };
 	struct format_options fo = { 0 };
 	struct format_result res = { 0 };
 	struct recipients rc;
 	struct strbuf pfx = STRBUF_INIT, fails = STRBUF_INIT;
 	struct strbuf dir = STRBUF_INIT, text = STRBUF_INIT;
-	struct strbuf key = STRBUF_INIT;
 	const char **sargv = NULL;
-	char *lore = NULL, *cfg;
-	size_t i, k, na = 0;
+	char *lore = NULL;
+	size_t i, na = 0;
 	int64_t now = repo_now();
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
@@ -240,6 +218,10 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 	if (n != 1)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give NAME[@vN]");
+	if (json && !dry_run)
+		return command_usage_error(opts, usage, "--json goes with "
+					   "--dry-run: it shows what would "
+					   "be sent");
 	recipients_init(&rc);
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0) {
@@ -288,66 +270,14 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 		fresh_ids(&res, now);
 
 	/* the mails into a folder of our own, for get_maintainer and git */
-	strbuf_addstr(&dir, git_repository_path(ctx->repo));
-	strbuf_rtrim_char(&dir, '/');
-	strbuf_addstr(&dir, "/respin/send-XXXXXX");
-	if (mkdir_leading(dir.buf) < 0 || !mkdtemp(dir.buf)) {
-		r = error_errno("cannot make a folder for the mails in %s",
-				git_repository_path(ctx->repo));
+	r = sendto_write_mails(ctx->repo, &res, &dir);
+	if (r < 0)
 		goto fail;
-	}
-	r = format_write(&res, dir.buf);
+	so.to = to;
+	so.cc = cc;
+	r = sendto_collect(ctx->repo, &s, v, &res, dir.buf, &so, &rc);
 	if (r < 0)
 		goto fail_dir;
-
-	/* who: given, configured, maintainers, the last time, trailers */
-	if (to && recipients_add(&rc, 1, to) < 0)
-		goto usage_addr;
-	if (cc && recipients_add(&rc, 0, cc) < 0)
-		goto usage_addr;
-	/* "To:"/"Cc:" lines above the cover letter's title */
-	if (!series_version_attachment(ctx->repo, &s, v, "cover", &text)) {
-		struct cover_text ct;
-
-		cover_text_parse(text.buf, text.len, &ct);
-		if (recipients_add_list(&rc, 1, ct.to.buf) < 0 ||
-		    recipients_add_list(&rc, 0, ct.cc.buf) < 0) {
-			char *why = xstrdup(error_last());
-
-			r = error("the cover letter of %s v%d: %s: fix its To:/Cc: "
-				  "lines (respin cover %s --edit)", s.name,
-				  v->number, why, s.name);
-			free(why);
-			cover_text_release(&ct);
-			goto fail_dir;
-		}
-		cover_text_release(&ct);
-	}
-	strbuf_reset(&text);
-	error_clear();
-	strbuf_addf(&key, "respin.series.%s.to", s.name);
-	if ((cfg = repo_config_string(ctx->repo, key.buf, NULL))) {
-		if (recipients_add(&rc, 1, cfg) < 0)
-			error_clear();
-		free(cfg);
-	}
-	strbuf_reset(&key);
-	strbuf_addf(&key, "respin.series.%s.cc", s.name);
-	if ((cfg = repo_config_string(ctx->repo, key.buf, NULL))) {
-		if (recipients_add(&rc, 0, cfg) < 0)
-			error_clear();
-		free(cfg);
-	}
-	add_maintainers(ctx->repo, &rc, dir.buf, &res, &ran_gm);
-	for (k = 0; k < s.nr_versions; k++)
-		if (s.versions[k].number < v->number)
-			prev = &s.versions[k];
-	if (prev && !series_version_attachment(ctx->repo, &s, prev, "sent",
-						&text))
-		recipients_add_stored(&rc, text.buf);
-	error_clear();
-	for (i = 0; i < res.nr; i++)
-		recipients_add_trailers(&rc, res.mails[i].text.buf);
 	if (!rc.nr_to && !rc.nr_cc) {
 		r = error("%s v%d: sent to whom? no get_maintainer.pl in the "
 			  "tree, no earlier version sent, no trailers: give "
@@ -355,13 +285,18 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 			  v->number, s.name);
 		goto fail_dir;
 	}
-	if (!rc.nr_to) {
-		/* the first Cc becomes the To */
-		rc.to = xcalloc(1, sizeof(char *));
-		rc.alloc_to = 1;
-		rc.to[rc.nr_to++] = rc.cc[0];
-		memmove(rc.cc, rc.cc + 1, --rc.nr_cc * sizeof(char *));
+	if (!rc.nr_to)
+		recipients_cc_to_to(&rc);	/* the first Cc becomes the To */
+	if (json) {
+		sendto_remove_mails(dir.buf, &res);
+		print_json(&s, v, &res, &rc, &so);
+		goto done;
 	}
+	for (i = 0; i < rc.nr_dropped; i++)
+		fprintf(stderr, "%s v%d: not sent to %s (from %s): deleted "
+			"from the cover letter's To:/Cc: lines\n", s.name,
+			v->number, term_safe(rc.dropped[i]),
+			rc.dropped_src[i] ? rc.dropped_src[i] : "?");
 	{
 		/* the tags lost since the last version: for the author */
 		struct strbuf lost = STRBUF_INIT;
@@ -372,7 +307,7 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 	}
 	fprintf(stderr, "%s v%d: %zu mail%s to %zu, cc %zu%s\n", s.name,
 		v->number, res.nr, res.nr == 1 ? "" : "s", rc.nr_to, rc.nr_cc,
-		ran_gm ? " (with scripts/get_maintainer.pl)" : "");
+		so.ran_get_maintainer ? " (with scripts/get_maintainer.pl)" : "");
 
 	sargv = xcalloc(rc.nr_to + rc.nr_cc + res.nr + 12, sizeof(*sargv));
 	{
@@ -416,7 +351,7 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 			  r);
 		goto fail_dir;
 	}
-	remove_dir(dir.buf, &res);
+	sendto_remove_mails(dir.buf, &res);
 	if (dry_run) {
 		printf("%s v%d: dry run, nothing sent or recorded\n", s.name,
 		       v->number);
@@ -428,18 +363,8 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 	printf("%s v%d sent as <%s>\n", s.name, v->number,
 	       res.mails[0].message_id);
 	goto done;
-usage_addr:
-	remove_dir(dir.buf, &res);
-	{
-		char *why = xstrdup(error_last());
-
-		r = error_code(RESPIN_EUSAGE, "%s: give --to and --cc an "
-			       "address", why);
-		free(why);
-	}
-	goto fail;
 fail_dir:
-	remove_dir(dir.buf, &res);
+	sendto_remove_mails(dir.buf, &res);
 fail:
 	r = error_report(r);
 	goto out;
@@ -455,6 +380,5 @@ out:
 	strbuf_release(&fails);
 	strbuf_release(&dir);
 	strbuf_release(&text);
-	strbuf_release(&key);
 	return r;
 }

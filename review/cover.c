@@ -454,9 +454,11 @@ static const char edit_help[] =
 	"# items (older versions keep their own sections).  respin adds\n"
 	"# what it knows: new, dropped, moved and reworded patches, code\n"
 	"# changes, trailers picked up, links, results.  Lines starting\n"
-	"# with '#' are dropped; an empty text changes nothing.  \"To: \"\n"
-	"# and \"Cc: \" lines above the title are recipients for respin send\n"
-	"# (with the maintainers, the last version's and the trailers').\n";
+	"# with '#' are dropped; an empty text changes nothing.\n"
+	"# The \"To: \" and \"Cc: \" lines above the title are who respin\n"
+	"# send sends it to (get_maintainer.pl, the last version's, the\n"
+	"# trailers'): delete a line to leave that address out, add lines\n"
+	"# for more.\n";
 
 int cover_edit_seed(git_repository *repo, const struct series *s,
 		    const struct series_version *v, struct strbuf *out)

@@ -22,9 +22,15 @@ void recipients_release(struct recipients *r)
 		free(r->cc[i]);
 	for (i = 0; i < r->nr_keys; i++)
 		free(r->keys[i]);
+	for (i = 0; i < r->nr_dropped; i++)
+		free(r->dropped[i]);
 	free(r->to);
 	free(r->cc);
+	free(r->to_src);
+	free(r->cc_src);
 	free(r->keys);
+	free(r->dropped);
+	free(r->dropped_src);
 	strmap_release(&r->seen);
 	recipients_init(r);
 }
@@ -60,33 +66,88 @@ static char *address_key(const char *who)
 	return k;
 }
 
-int recipients_add(struct recipients *r, int to, const char *who)
+/* A copy of who without blanks around it. */
+static char *trimmed(const char *who)
 {
-	char *key = address_key(who), *v;
-	size_t dummy, n;
+	char *v;
+	size_t n;
 
-	if (!key)
-		return error("\"%s\" is not an address", who);
-	if (strmap_get(&r->seen, key, &dummy)) {
-		free(key);
-		return 1;
-	}
-	ALLOC_GROW(r->keys, r->nr_keys, r->alloc_keys);
-	r->keys[r->nr_keys++] = key;
-	strmap_put(&r->seen, key, 0);
+	while (isspace((unsigned char)*who))
+		who++;
 	v = xstrdup(who);
-	/* trim blanks around it */
 	n = strlen(v);
 	while (n && isspace((unsigned char)v[n - 1]))
 		v[--n] = '\0';
+	return v;
+}
+
+static void remember(struct recipients *r, char *key, size_t state)
+{
+	ALLOC_GROW(r->keys, r->nr_keys, r->alloc_keys);
+	r->keys[r->nr_keys++] = key;
+	strmap_put(&r->seen, key, state);
+}
+
+int recipients_add(struct recipients *r, int to, const char *who)
+{
+	char *key = address_key(who);
+	size_t state;
+
+	if (!key)
+		return error("\"%s\" is not an address", who);
+	if (strmap_get(&r->seen, key, &state)) {
+		free(key);
+		if (state == 1) {
+			/* dropped: say so once */
+			ALLOC_GROW(r->dropped, r->nr_dropped, r->alloc_dropped);
+			ALLOC_GROW(r->dropped_src, r->nr_dropped,
+				   r->alloc_dropped_src);
+			r->dropped_src[r->nr_dropped] = r->source;
+			r->dropped[r->nr_dropped++] = trimmed(who);
+			key = address_key(who);
+			strmap_put(&r->seen, key, 2);
+			free(key);
+		}
+		return 1;
+	}
+	remember(r, key, 0);
 	if (to) {
 		ALLOC_GROW(r->to, r->nr_to, r->alloc_to);
-		r->to[r->nr_to++] = v;
+		ALLOC_GROW(r->to_src, r->nr_to, r->alloc_to_src);
+		r->to_src[r->nr_to] = r->source;
+		r->to[r->nr_to++] = trimmed(who);
 	} else {
 		ALLOC_GROW(r->cc, r->nr_cc, r->alloc_cc);
-		r->cc[r->nr_cc++] = v;
+		ALLOC_GROW(r->cc_src, r->nr_cc, r->alloc_cc_src);
+		r->cc_src[r->nr_cc] = r->source;
+		r->cc[r->nr_cc++] = trimmed(who);
 	}
 	return 0;
+}
+
+int recipients_drop(struct recipients *r, const char *who)
+{
+	char *key = address_key(who);
+	size_t state;
+
+	if (!key)
+		return error("\"%s\" is not an address", who);
+	if (strmap_get(&r->seen, key, &state)) {
+		free(key);
+		return 0;
+	}
+	remember(r, key, 1);
+	return 0;
+}
+
+int recipients_has(const struct recipients *r, const char *who)
+{
+	char *key = address_key(who);
+	size_t state;
+	int has = key && strmap_get(&r->seen, key, &state) && state == 0;
+
+	free(key);
+	return has;
 }
 
 int recipients_add_list(struct recipients *r, int to, const char *list)
@@ -213,6 +274,20 @@ void recipients_add_stored(struct recipients *r, const char *text)
 		}
 		p += n + (nl ? 1 : 0);
 	}
+}
+
+void recipients_cc_to_to(struct recipients *r)
+{
+	if (r->nr_to || !r->nr_cc)
+		return;
+	ALLOC_GROW(r->to, r->nr_to, r->alloc_to);
+	ALLOC_GROW(r->to_src, r->nr_to, r->alloc_to_src);
+	r->to[0] = r->cc[0];
+	r->to_src[0] = r->cc_src[0];
+	r->nr_to = 1;
+	r->nr_cc--;
+	memmove(r->cc, r->cc + 1, r->nr_cc * sizeof(*r->cc));
+	memmove(r->cc_src, r->cc_src + 1, r->nr_cc * sizeof(*r->cc_src));
 }
 
 void recipients_format(const struct recipients *r, struct strbuf *out)

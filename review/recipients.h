@@ -17,18 +17,39 @@
  */
 struct recipients {
 	char **to, **cc;
-	size_t nr_to, alloc_to, nr_cc, alloc_cc;
-	struct strmap seen;
+	/* where each came from: the source set when it was added */
+	const char **to_src, **cc_src;
+	size_t nr_to, alloc_to, nr_cc, alloc_cc, alloc_to_src, alloc_cc_src;
+	struct strmap seen;	/* key -> 0 added, 1 dropped */
 	char **keys;
 	size_t nr_keys, alloc_keys;
+	/*
+	 * The source of what is added next ("get_maintainer.pl", "v2
+	 * sent", ...): a string that outlives the struct.
+	 */
+	const char *source;
+	/* addresses left out by recipients_drop(), the first time tried */
+	char **dropped;
+	const char **dropped_src;
+	size_t nr_dropped, alloc_dropped, alloc_dropped_src;
 };
 
 void recipients_init(struct recipients *r);
 void recipients_release(struct recipients *r);
 
-/* Adds one address ("Name <a@b>" or "a@b"); 0 added, 1 a duplicate,
- * -1 (with a message) when it holds no address. */
+/* Adds one address ("Name <a@b>" or "a@b"); 0 added, 1 a duplicate
+ * or dropped, -1 (with a message) when it holds no address. */
 int recipients_add(struct recipients *r, int to, const char *who);
+
+/*
+ * Leaves who's address out of every later add (one added already
+ * stays); an add of it is listed in r->dropped, once.  -1 (with a
+ * message) when who holds no address.
+ */
+int recipients_drop(struct recipients *r, const char *who);
+
+/* Whether who's address is in the lists (not dropped). */
+int recipients_has(const struct recipients *r, const char *who);
 
 /*
  * Reads get_maintainer.pl --rolestats output: maintainers and
@@ -48,6 +69,8 @@ void recipients_add_trailers(struct recipients *r, const char *text);
 
 /* "To: ...\nCc: ...\n" lines (as stored with a sent version) back in. */
 void recipients_add_stored(struct recipients *r, const char *text);
+/* With no To: the first Cc becomes the To. */
+void recipients_cc_to_to(struct recipients *r);
 void recipients_format(const struct recipients *r, struct strbuf *out);
 
 #endif

@@ -101,7 +101,9 @@ EOT
 test_expect_success '--edit starts from the last text with a v2 section, stores the edit' '
 	GIT_EDITOR="$TRASH/editor.sh" respin cover k --edit >out && cat out &&
 	test_grep "^k v2: cover text stored$" out &&
-	head -n 1 "$TRASH/seed.txt" | grep -q "^mm/compaction: small fixes$" &&
+	grep -v "^To: \|^Cc: \|^$" "$TRASH/seed.txt" | head -n 1 >title &&
+	test_grep "^mm/compaction: small fixes$" title &&
+	test_grep "^Cc: R Eviewer <reviewer@example.org>$" "$TRASH/seed.txt" &&
 	test_grep "^Changes in v2:$" "$TRASH/seed.txt" &&
 	test_grep "^# The cover letter of k v2" "$TRASH/seed.txt" &&
 	git show refs/respin/series/k:v2/cover >stored &&

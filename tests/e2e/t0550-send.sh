@@ -165,6 +165,83 @@ test_expect_success 'a To: line that is no address: 128, naming the cover letter
 	test_grep "respin cover a --edit" err
 '
 
+cat >"$TRASH/drop-vlasta" <<EOF
+#!/bin/sh
+cp "\$1" "$TRASH/seed-edit.txt"
+sed -i "/vlasta@example.org/d" "\$1"
+EOF
+chmod +x "$TRASH/drop-vlasta"
+
+test_expect_success 'cover --edit: every recipient as To:/Cc: lines; a deleted one is not sent to' '
+	cd "$TRASH/k" &&
+	respin cover a --file "$TRASH/cover.txt" >/dev/null &&
+	GIT_EDITOR="$TRASH/drop-vlasta" respin cover a --edit >out &&
+	test_grep "^a v3: cover text stored$" out &&
+	test_grep "^To: Mel Fixture <mel@example.org>$" "$TRASH/seed-edit.txt" &&
+	test_grep "^Cc: .*vlasta@example.org" "$TRASH/seed-edit.txt" &&
+	test_grep "^Cc: .*linux-mm@example.org" "$TRASH/seed-edit.txt" &&
+	test_grep "^Cc: Rita Reviewer <rita@example.org>$" "$TRASH/seed-edit.txt" &&
+	test_grep "^# .*delete a line to leave that address out" "$TRASH/seed-edit.txt" &&
+	git show refs/respin/series/a:v3/cover >stored &&
+	test_grep ! "vlasta" stored && test_grep "^To: Mel Fixture" stored &&
+	respin send a --dry-run --json >j 2>err &&
+	sed -n "/\"left_out\"/,/]/p" j >left && test_grep vlasta left &&
+	test_grep "\"from\": \"get_maintainer.pl\"" left &&
+	sed -n "/\"to\"/,/]/p" j >to && test_grep "mel@example.org" to &&
+	test_grep "\"from\": \"cover letter\"" to &&
+	rm -f "$TRASH/sent.mbox" "$TRASH/rcpts" &&
+	respin send a --force >out 2>err &&
+	test_grep "not sent to .*vlasta@example.org.* (from get_maintainer.pl): deleted from the cover letter" err &&
+	test_grep ! "vlasta" "$TRASH/rcpts" &&
+	test_grep "mel@example.org" "$TRASH/rcpts" &&
+	test_grep "linux-mm@example.org" "$TRASH/rcpts"
+'
+
+test_expect_success 'an address that turned up after the edit is sent to' '
+	cd "$TRASH/k" &&
+	git config respin.series.a.cc "Late Comer <late@example.org>" &&
+	test_when_finished "git config --unset respin.series.a.cc" &&
+	respin send a --dry-run --json >j 2>err &&
+	sed -n "/\"cc\"/,/]/p" j >cc && test_grep "late@example.org" cc &&
+	test_grep "\"from\": \"config\"" cc &&
+	sed -n "/\"left_out\"/,/]/p" j >left && test_grep vlasta left
+'
+
+test_expect_success 'the next version keeps it out; its own edit can put it back' '
+	cd "$TRASH/k" && git checkout -q work &&
+	git commit -q --amend -m "$(git log -1 --format=%B)
+Tested-by: Tess Ter <tess@example.org>" &&
+	respin track a >/dev/null &&
+	respin send a --dry-run --json >j 2>err &&
+	test_grep "\"version\": 4" j &&
+	sed -n "/\"left_out\"/,/]/p" j >left && test_grep vlasta left &&
+	sed -n "/\"cc\"/,/]/p" j >cc && test_grep "tess@example.org" cc &&
+	test_grep "\"from\": \"trailer\"" cc &&
+	GIT_EDITOR="$TRASH/drop-vlasta" respin cover a --edit >out &&
+	test_grep ! "vlasta" "$TRASH/seed-edit.txt" &&
+	test_grep "^Cc: Tess Ter <tess@example.org>$" "$TRASH/seed-edit.txt" &&
+	printf "%s\n" "Cc: Vlasta Fixture <vlasta@example.org>" "" "mm: three" "" "Text." >"$TRASH/cover4.txt" &&
+	respin cover a --file "$TRASH/cover4.txt" >/dev/null &&
+	respin send a --dry-run --json >j 2>err &&
+	sed -n "/\"left_out\"/,/]/p" j >left && test_grep ! vlasta left &&
+	sed -n "/\"cc\"/,/]/p" j >cc && test_grep "vlasta@example.org" cc
+'
+
+test_expect_success 'cover --file: the text is all the author'"'"'s, nothing left out' '
+	cd "$TRASH/k" &&
+	respin cover a --file "$TRASH/cover.txt" >/dev/null &&
+	respin send a --dry-run --json >j 2>err &&
+	sed -n "/\"left_out\"/,/]/p" j >left && test_grep ! vlasta left &&
+	sed -n "/\"cc\"/,/]/p" j >cc && test_grep "vlasta@example.org" cc
+'
+
+test_expect_success '--json without --dry-run: 129, nothing sent' '
+	cd "$TRASH/k" && rm -f "$TRASH/sent.mbox" &&
+	test_expect_code 129 respin send a --json 2>err &&
+	test_grep "json goes with --dry-run" err &&
+	test_path_is_missing "$TRASH/sent.mbox"
+'
+
 test_expect_success 'an unknown series: 128; no name: 129' '
 	test_expect_code 128 respin send nosuch &&
 	test_expect_code 129 respin send
