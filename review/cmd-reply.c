@@ -119,7 +119,6 @@ int cmd_reply(int argc, const char **argv, struct command_context *ctx)
 	struct mailset ms;
 	struct strbuf raw = STRBUF_INIT, draft = STRBUF_INIT;
 	struct strbuf block = STRBUF_INIT, id = STRBUF_INIT;
-	struct strbuf where = STRBUF_INIT;
 	char *name = NULL, *addr = NULL, *cfg_maildir = NULL;
 	long m;
 
@@ -216,19 +215,9 @@ int cmd_reply(int argc, const char **argv, struct command_context *ctx)
 		if (r < 0)
 			goto fail;
 	}
-	if (mbox) {
-		r = drafts_mbox_append(mbox, draft.buf, draft.len);
-		if (r < 0)
-			goto fail;
-		printf("draft <%s> appended to %s\n", id.buf, mbox);
-	} else if (maildir) {
-		r = drafts_maildir_put(maildir, draft.buf, draft.len, ro.date, &where);
-		if (r < 0)
-			goto fail;
-		printf("draft <%s> in %s\n", id.buf, where.buf);
-	} else {
-		fwrite(draft.buf, 1, draft.len, stdout);
-	}
+	r = drafts_write(mbox, maildir, draft.buf, draft.len, ro.date, id.buf);
+	if (r < 0)
+		goto fail;
 	r = 0;
 	goto out;
 fail:
@@ -241,7 +230,6 @@ out:
 	strbuf_release(&draft);
 	strbuf_release(&block);
 	strbuf_release(&id);
-	strbuf_release(&where);
 	mailset_release(&ms);
 	mail_source_free(src);
 	return r;

@@ -78,7 +78,6 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx)
 	struct mailset ms;
 	struct strbuf spec = STRBUF_INIT, cover = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT, drafts = STRBUF_INIT;
-	struct strbuf where = STRBUF_INIT;
 	char *name = NULL, *addr = NULL;
 	git_oid *commits = NULL;
 	size_t walked = 0, i, nr_drafts = 0;
@@ -195,18 +194,7 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx)
 		goto write_many;
 	}
 	/* one draft */
-	if (mbox) {
-		r = drafts_mbox_append(mbox, drafts.buf, drafts.len);
-		if (!r)
-			printf("draft appended to %s\n", mbox);
-	} else if (maildir) {
-		r = drafts_maildir_put(maildir, drafts.buf, drafts.len,
-				       ro.date, &where);
-		if (!r)
-			printf("draft in %s\n", where.buf);
-	} else {
-		fwrite(drafts.buf, 1, drafts.len, stdout);
-	}
+	r = drafts_write(mbox, maildir, drafts.buf, drafts.len, ro.date, NULL);
 	if (r < 0)
 		goto fail;
 	goto done;
@@ -225,17 +213,11 @@ write_many:
 				strbuf_add(&all, p, len);
 				strbuf_addch(&all, '\n');
 			}
-			if (maildir) {
-				strbuf_reset(&where);
-				r = drafts_maildir_put(maildir, p, len, ro.date,
-						       &where);
-				if (r < 0) {
-					strbuf_release(&all);
-					goto fail;
-				}
-				printf("draft in %s\n", where.buf);
-			} else if (mbox) {
-				r = drafts_mbox_append(mbox, p, len);
+			if (maildir || mbox) {
+				/* each on its own: the mbox said once below */
+				r = maildir ? drafts_write(NULL, maildir, p, len,
+							   ro.date, NULL)
+					    : drafts_mbox_append(mbox, p, len);
 				if (r < 0) {
 					strbuf_release(&all);
 					goto fail;
@@ -262,7 +244,6 @@ out:
 	strbuf_release(&cover);
 	strbuf_release(&text);
 	strbuf_release(&drafts);
-	strbuf_release(&where);
 	mailset_release(&ms);
 	mail_source_free(src);
 	series_release(&s);

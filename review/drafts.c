@@ -111,3 +111,27 @@ out:
 	return r;
 }
 
+
+int drafts_write(const char *mbox, const char *maildir, const char *text,
+		 size_t len, int64_t when, const char *id)
+{
+	struct strbuf where = STRBUF_INIT, name = STRBUF_INIT;
+	int r = 0;
+
+	if (id)
+		strbuf_addf(&name, " <%s>", id);
+	if (mbox) {
+		r = drafts_mbox_append(mbox, text, len);
+		if (!r)
+			printf("draft%s appended to %s\n", name.buf, mbox);
+	} else if (maildir) {
+		r = drafts_maildir_put(maildir, text, len, when, &where);
+		if (!r)
+			printf("draft%s in %s\n", name.buf, where.buf);
+	} else {
+		fwrite(text, 1, len, stdout);
+	}
+	strbuf_release(&where);
+	strbuf_release(&name);
+	return r;
+}

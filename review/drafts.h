@@ -25,4 +25,12 @@ int drafts_mbox_append(const char *path, const char *text, size_t len);
 int drafts_maildir_put(const char *dir, const char *text, size_t len,
 		       int64_t when, struct strbuf *where);
 
+/*
+ * One draft to where the user asked: appended to the mbox, else put
+ * into the maildir, else written to standard output; says where
+ * ("draft <ID> in PATH"; no "<ID>" when id is NULL).
+ */
+int drafts_write(const char *mbox, const char *maildir, const char *text,
+		 size_t len, int64_t when, const char *id);
+
 #endif
