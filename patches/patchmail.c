@@ -296,6 +296,30 @@ static void diff_error(const char *what, const char *fmt, size_t line,
 }
 
 /*
+ * One line of a hunk, by its first character, counted against the
+ * lines its header promised; -1 for a line no hunk has.
+ */
+static int hunk_take(char c, long *old, long *new)
+{
+	switch (c) {
+	case ' ':
+		(*old)--;
+		(*new)--;
+		return 0;
+	case '-':
+		(*old)--;
+		return 0;
+	case '+':
+		(*new)--;
+		return 0;
+	case '\\':		/* "\ No newline at end of file" */
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/*
  * Walks the diff from p; returns where it ends (after its last hunk or
  * header line), or NULL after recording an error for a hunk cut short.
  */
@@ -317,17 +341,7 @@ static const char *diff_walk(struct patchmail *pm, const char *p,
 
 			if (c == '\r')
 				c = ' ';
-			if (c == ' ') {
-				old--;
-				new--;
-			} else if (c == '-') {
-				old--;
-			} else if (c == '+') {
-				new--;
-			} else if (c != '\\') {
-				break;
-			}
-			if (old < 0 || new < 0)
+			if (hunk_take(c, &old, &new) < 0 || old < 0 || new < 0)
 				break;
 			last = line_next(p, end);
 			continue;
@@ -423,16 +437,8 @@ const char *patchmail_diff_skip(const char *p, const char *end)
 
 			if (p == e && !hunk_body_line(n, end))
 				break;
-			if (c == ' ') {
-				old--;
-				new--;
-			} else if (c == '-') {
-				old--;
-			} else if (c == '+') {
-				new--;
-			} else if (c != '\\') {
+			if (hunk_take(c, &old, &new) < 0)
 				break;
-			}
 			continue;
 		}
 		old = new = 0;
