@@ -1088,6 +1088,11 @@ int engine_run(struct engine *e)
 					strbuf_release(&key);
 					break;
 				}
+				if (!r && e->rerun && c->kind != CHECK_BUILD) {
+					/* again: the new result replaces it */
+					result_release(&old);
+					r = RESPIN_ENOTFOUND;
+				}
 			}
 			if (!r && c->kind != CHECK_BENCH) {
 				e->reused++;

@@ -26,6 +26,7 @@ struct engine {
 	time_t started;		/* for the elapsed time in the progress */
 	int only;		/* run only this position (-1: all) */
 	int base_too;		/* ktap and command checks on the base too */
+	int rerun;		/* run again, though stored (bisect's retries) */
 	int jobs;		/* -j: lint jobs at once (they need no build) */
 	size_t ran, reused, failed, errors;
 	struct strbuf report;	/* one line per failure, for the command */

@@ -22,5 +22,6 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx);
 int cmd_send(int argc, const char **argv, struct command_context *ctx);
 int cmd_trailers(int argc, const char **argv, struct command_context *ctx);
 int cmd_review(int argc, const char **argv, struct command_context *ctx);
+int cmd_bisect(int argc, const char **argv, struct command_context *ctx);
 
 #endif

@@ -70,6 +70,8 @@ static const struct command commands[] = {
 	  "the trailers reviewers gave; --apply writes them into the commits" },
 	{ "review", cmd_review, NEED_REPO,
 	  "review comments on a version: open, answered, addressed" },
+	{ "bisect", cmd_bisect, NEED_REPO,
+	  "which patch broke a check: binary search over the results" },
 };
 
 static const struct command *command_find(const char *name)

@@ -1,0 +1,132 @@
+#!/bin/sh
+# respin bisect: which patch of a version broke a check, by binary
+# search over stored results (real git trees, checks run by the engine):
+# fewer runs than testing every patch, stored results never run again,
+# a KTAP subtest bisected on its own, a flaky check called flaky.
+. "$(dirname "$0")/lib.sh"
+
+make_fixture k && cd k || { echo "Bail out! no fixture"; exit 1; }
+git config user.name "A U Thor" && git config user.email author@example.org
+git config respin.check.build.enabled false
+git config respin.check.checkpatch.enabled false
+
+# the base has a KTAP file the check prints; six patches: 2 breaks
+# subtest alpha, 4 adds BROKEN (and keeps it), 5 breaks subtest beta
+git checkout -q mm-unstable &&
+printf "KTAP version 1\n1..2\nok 1 alpha\nok 2 beta\n" >ktap.out &&
+git add ktap.out && git commit -qm "selftests: the KTAP file" &&
+git checkout -q -b work mm-unstable || exit 1
+for i in 1 2 3 4 5 6; do
+	echo "$i" >"p$i"
+	case $i in
+	2) sed -i "s/^ok 1 alpha/not ok 1 alpha/" ktap.out ;;
+	4) echo broken >BROKEN ;;
+	5) sed -i "s/^ok 2 beta/not ok 2 beta/" ktap.out ;;
+	esac
+	git add -A && git commit -qm "p$i: patch $i" || exit 1
+done
+respin track b --base mm-unstable >/dev/null || { echo "Bail out! no series"; exit 1; }
+
+git config respin.check.nb.kind command
+git config respin.check.nb.command "echo x >>\"$TRASH/nb.runs\"; test ! -e BROKEN"
+
+test_expect_success 'a failing command check: bisected to the patch, in fewer runs than every patch' '
+	respin bisect b --check nb --retries 0 >out 2>err &&
+	cat out &&
+	test_grep "^Bisected to 4/6 \"p4: patch 4\": nb fails; passes at 3/6$" out &&
+	test $(wc -l <"$TRASH/nb.runs") -lt 7 &&
+	test_grep "^b v1, nb: $(wc -l <"$TRASH/nb.runs") runs (0 retries), 0 stored results; testing every patch: 7$" out
+'
+
+test_expect_success 'again: every result it needs is stored, nothing runs' '
+	rm -f "$TRASH/nb.runs" &&
+	respin bisect b --check nb --retries 0 --json >j &&
+	test_path_is_missing "$TRASH/nb.runs" &&
+	test_grep "\"answer\": \"found\"" j && test_grep "\"patch\": 4," j &&
+	test_grep "\"title\": \"p4: patch 4\"" j && test_grep "\"runs\": 0," j &&
+	test_grep "\"line\": \"Bisected to 4/6" j
+'
+
+test_expect_success 'stored results of respin check are used: only the gap is run' '
+	git config respin.check.nb2.kind command &&
+	git config respin.check.nb2.command "echo x >>\"$TRASH/nb2.runs\"; test ! -e BROKEN" &&
+	respin check b --only nb2 --patch 3 >/dev/null 2>&1 &&
+	test_expect_code 1 respin check b --only nb2 --patch 5 >/dev/null 2>&1 &&
+	rm -f "$TRASH/nb2.runs" &&
+	respin bisect b --check nb2 --retries 0 >out &&
+	test_grep "^Bisected to 4/6" out &&
+	test $(wc -l <"$TRASH/nb2.runs") = 1 &&
+	test_grep "^  3/6 *good *stored" out && test_grep "^  4/6 *bad *ran" out
+'
+
+test_expect_success 'retries at the boundary: a steady failure is still blamed' '
+	rm -f "$TRASH/nb.runs" &&
+	respin bisect b --check nb >out &&
+	test $(wc -l <"$TRASH/nb.runs") = 4 &&
+	test_grep "^Bisected to 4/6 .*; 3 of 3 runs failed there, 0 of 3 before$" out
+'
+
+test_expect_success 'a flaky check at the boundary: called flaky, not blamed, exit 1' '
+	git config respin.check.fl.kind command &&
+	git config respin.check.fl.command "n=\$(cat \"$TRASH/fl.n\" 2>/dev/null || echo 0); echo \$((n + 1)) >\"$TRASH/fl.n\"; test ! -e BROKEN || test \$((n % 2)) = 1" &&
+	test_expect_code 1 respin bisect b --check fl --json >j &&
+	test_grep "\"answer\": \"flaky\"" j &&
+	test_grep "\"line\": \"Not bisected: fl is flaky at the boundary" j
+'
+
+git config respin.check.kt.kind ktap
+git config respin.check.kt.command "cat ktap.out"
+
+test_expect_success 'a ktap check: the first patch where it fails' '
+	respin bisect b --check kt --retries 0 >out &&
+	test_grep "^Bisected to 2/6 \"p2: patch 2\": kt fails; passes at 1/6$" out
+'
+
+test_expect_success '--subtest: only that subtest decides' '
+	respin bisect b --check kt --subtest beta --retries 0 >out &&
+	cat out &&
+	test_grep "^Bisected to 5/6 \"p5: patch 5\": kt subtest beta fails (FAIL beta); passes at 4/6$" out &&
+	respin bisect b --check kt --subtest "al*" --retries 0 >out &&
+	test_grep "^Bisected to 2/6" out
+'
+
+test_expect_success '--subtest that matches nothing: untestable, exit 1' '
+	test_expect_code 1 respin bisect b --check kt --subtest gamma --retries 0 >out &&
+	test_grep "no subtest matching gamma" out &&
+	test_grep "^Not bisected: kt subtest gamma cannot be tested at 6/6$" out
+'
+
+test_expect_success 'nothing fails: nothing to bisect, exit 1' '
+	git config respin.check.fine.kind command &&
+	git config respin.check.fine.command true &&
+	test_expect_code 1 respin bisect b --check fine >out &&
+	test_grep "^Nothing to bisect: fine passes at 6/6$" out
+'
+
+test_expect_success 'it fails on the base already: not the series, exit 1' '
+	git config respin.check.never.kind command &&
+	git config respin.check.never.command false &&
+	test_expect_code 1 respin bisect b --check never >out &&
+	test_grep "^Not the series: never fails on the base already$" out
+'
+
+test_expect_success 'bad use: 129 with what to do; an unknown series: 128' '
+	test_expect_code 129 respin bisect b 2>err && test_grep "give --check NAME" err &&
+	test_expect_code 129 respin bisect b --check nosuch 2>err &&
+	test_grep "no check named .nosuch." err &&
+	git config respin.check.checkpatch.enabled true &&
+	test_expect_code 129 respin bisect b --check checkpatch 2>err &&
+	test_grep "looks at each patch alone" err &&
+	git config respin.check.checkpatch.enabled false &&
+	test_expect_code 129 respin bisect b --check nb --subtest x 2>err &&
+	test_grep "subtest goes with a ktap check" err &&
+	test_expect_code 129 respin bisect b --check nb --retries -3 2>err &&
+	git config respin.bisect.retries lots &&
+	test_expect_code 129 respin bisect b --check nb 2>err &&
+	test_grep "respin.bisect.retries is .lots." err &&
+	git config --unset respin.bisect.retries &&
+	test_expect_code 128 respin bisect nosuch --check nb 2>err &&
+	test_grep "no series named" err
+'
+
+test_done
