@@ -8,6 +8,7 @@
  * over the stored results, running only what is missing.
  */
 #include "bisect/search.h"
+#include "bisect/setup.h"
 #include "bisect/testprobe.h"
 #include "ci/checks.h"
 #include "ci/engine.h"
@@ -29,8 +30,6 @@ static const char *const usage[] = {
 	"[--retries <n>] [--json]",
 	NULL
 };
-
-#define DEFAULT_RETRIES 2
 
 static const char *outcome_name(enum bisect_outcome o)
 {
@@ -209,38 +208,6 @@ static void print_json(const struct bisect *b, const struct test_probe *tp,
 	strbuf_release(&line);
 }
 
-/* The check, and the builds a ktap or bench check needs before it. */
-static int pick_checks(struct check_list *l, const char *name,
-		       const struct check **c)
-{
-	struct strbuf only = STRBUF_INIT;
-	const struct check *want = checks_find(l, name);
-	size_t i;
-	int r;
-
-	if (!want)
-		return error_code(RESPIN_EUSAGE, "no check named '%s' "
-				  "(respin check --list shows them)", name);
-	if (want->kind == CHECK_LINT)
-		return error_code(RESPIN_EUSAGE, "'%s' looks at each patch "
-				  "alone (a lint check): 'respin results' "
-				  "names the patches it fails on", name);
-	if (want->kind == CHECK_BENCH)
-		return error_code(RESPIN_EUSAGE, "'%s' is a bench: bench "
-				  "bisect is not built yet", name);
-	strbuf_addstr(&only, name);
-	if (want->kind == CHECK_KTAP)
-		for (i = 0; i < l->nr; i++)
-			if (l->items[i].kind == CHECK_BUILD)
-				strbuf_addf(&only, ",%s", l->items[i].name);
-	r = checks_filter(l, only.buf);
-	strbuf_release(&only);
-	if (r < 0)
-		return r;
-	*c = checks_find(l, name);
-	return 0;
-}
-
 int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *check = NULL, *subtest = NULL;
@@ -278,41 +245,14 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (!check)
 		return command_usage_error(opts, usage, "which check fails? "
 					   "give --check NAME");
-	if (retries < -1 || retries > 100)
-		return command_usage_error(opts, usage, "--retries wants 0 to "
-					   "100, not %d", retries);
-	if (retries < 0) {
-		char *cfg = repo_config_string(ctx->repo,
-					       "respin.bisect.retries", NULL);
-		char *end = NULL;
-
-		retries = DEFAULT_RETRIES;
-		if (cfg) {
-			long l = strtol(cfg, &end, 10);
-
-			if (!*cfg || *end || l < 0 || l > 100) {
-				r = error_code(RESPIN_EUSAGE, "respin.bisect."
-					       "retries is '%s': give 0 to 100",
-					       cfg);
-				free(cfg);
-				return error_report(r);
-			}
-			retries = (int)l;
-			free(cfg);
-		}
-	}
 	series_init(&s, "");
-	r = checks_load(ctx->repo, &checks);
+	r = bisect_retries(ctx->repo, &retries);
 	if (!r)
-		r = pick_checks(&checks, check, &c);
+		r = checks_load(ctx->repo, &checks);
+	if (!r)
+		r = bisect_pick_checks(&checks, check, subtest, &c);
 	if (r < 0)
 		goto fail;
-	if (subtest && c->kind != CHECK_KTAP) {
-		r = error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
-			       "check; '%s' is a %s check", c->name,
-			       check_kind_name(c->kind));
-		goto fail;
-	}
 	series_release(&s);
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)

@@ -25,9 +25,43 @@ static int note_delta(const git_diff_delta *delta, void *payload)
 	return 0;
 }
 
-/* Applies each patch in order onto tree; stops at the first failure. */
+/* A commit of tree on parent, with orig's author, committer, message. */
+static int commit_like(git_repository *repo, git_commit *orig,
+		       const git_oid *tree_id, const git_oid *parent_id,
+		       git_oid *out)
+{
+	git_tree *tree = NULL;
+	git_commit *parent = NULL;
+	const git_commit *parents[1];
+	int r;
+
+	if (git_tree_lookup(&tree, repo, tree_id) < 0 ||
+	    git_commit_lookup(&parent, repo, parent_id) < 0) {
+		r = error_git("cannot read the tree or the parent of a new "
+			      "commit");
+		goto out;
+	}
+	parents[0] = parent;
+	r = git_commit_create(out, repo, NULL, git_commit_author(orig),
+			      git_commit_committer(orig),
+			      git_commit_message_encoding(orig),
+			      git_commit_message(orig), tree, 1, parents);
+	if (r < 0)
+		r = error_git("cannot write a commit");
+out:
+	git_commit_free(parent);
+	git_tree_free(tree);
+	return r;
+}
+
+/*
+ * Applies each patch in order onto tree; stops at the first failure.
+ * With commits (nr_patches of them) and parent, writes a commit for
+ * each patch applied, on parent and then on each other.
+ */
 static int apply_all(git_repository *repo, const struct series_version *v,
-		     git_tree *start, struct apply_result *res)
+		     git_tree *start, const git_oid *parent, git_oid *commits,
+		     struct apply_result *res)
 {
 	git_tree *tree = start;
 	git_apply_options opts = GIT_APPLY_OPTIONS_INIT;
@@ -56,9 +90,10 @@ static int apply_all(git_repository *repo, const struct series_version *v,
 			break;
 		}
 		r = patch_commit_diff(repo, c, &diff);
-		git_commit_free(c);
-		if (r < 0)
+		if (r < 0) {
+			git_commit_free(c);
 			break;
+		}
 		r = git_apply_to_tree(&index, repo, tree, diff, &opts);
 		git_diff_free(diff);
 		if (r < 0) {
@@ -68,16 +103,28 @@ static int apply_all(git_repository *repo, const struct series_version *v,
 			res->failed = i;
 			res->reason = xstrdup(e && e->message ? e->message :
 					      "does not apply");
+			git_commit_free(c);
 			r = 0;
 			break;
 		}
 		r = git_index_write_tree_to(&oid, index, repo);
 		git_index_free(index);
 		if (r < 0 || git_tree_lookup(&next, repo, &oid) < 0) {
+			git_commit_free(c);
 			r = error_git("cannot write the tree after patch %zu",
 				      i + 1);
 			break;
 		}
+		if (commits) {
+			r = commit_like(repo, c, &oid, i ? &commits[i - 1] :
+					parent, &commits[i]);
+			if (r < 0) {
+				git_commit_free(c);
+				git_tree_free(next);
+				break;
+			}
+		}
+		git_commit_free(c);
 		if (tree != start)
 			git_tree_free(tree);
 		tree = next;
@@ -118,7 +165,7 @@ int series_apply_check(git_repository *repo, const struct series_version *v,
 		error_git("cannot read commit %s", oid_short(onto, 12));
 		goto out;
 	}
-	r = apply_all(mem, v, tree, res);
+	r = apply_all(mem, v, tree, NULL, NULL, res);
 out:
 	git_tree_free(tree);
 	git_commit_free(c);
@@ -126,5 +173,26 @@ out:
 		git_mempack_reset(pack);
 	git_odb_free(odb);
 	git_repository_free(mem);
+	return r;
+}
+
+int series_apply_commits(git_repository *repo, const struct series_version *v,
+			 const git_oid *onto, git_oid *commits,
+			 struct apply_result *res)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (git_commit_lookup(&c, repo, onto) < 0 ||
+	    git_commit_tree(&tree, c) < 0) {
+		r = error_git("cannot read commit %s", oid_short(onto, 12));
+		goto out;
+	}
+	r = apply_all(repo, v, tree, onto, commits, res);
+out:
+	git_tree_free(tree);
+	git_commit_free(c);
 	return r;
 }

@@ -23,4 +23,14 @@ int series_apply_check(git_repository *repo, const struct series_version *v,
 		       const git_oid *onto, struct apply_result *res);
 void apply_result_release(struct apply_result *res);
 
+/*
+ * The same, for real: a commit for each patch that applies (author,
+ * committer and message as the patch's own) on onto and then on each
+ * other, written to the repository but referenced by nothing;
+ * commits has room for v->nr_patches.
+ */
+int series_apply_commits(git_repository *repo, const struct series_version *v,
+			 const git_oid *onto, git_oid *commits,
+			 struct apply_result *res);
+
 #endif

@@ -23,5 +23,6 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx);
 int cmd_trailers(int argc, const char **argv, struct command_context *ctx);
 int cmd_review(int argc, const char **argv, struct command_context *ctx);
 int cmd_bisect(int argc, const char **argv, struct command_context *ctx);
+int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx);
 
 #endif

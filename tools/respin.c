@@ -72,6 +72,8 @@ static const struct command commands[] = {
 	  "review comments on a version: open, answered, addressed" },
 	{ "bisect", cmd_bisect, NEED_REPO,
 	  "which patch broke a check: binary search over the results" },
+	{ "bisect-base", cmd_bisect_base, NEED_REPO,
+	  "which base commit broke the series: apply it on each, bisect" },
 };
 
 static const struct command *command_find(const char *name)

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin bisect-base NAME[@vN] --good REV --bad REV [--check C]
+ *                     [--subtest PATTERN] [--retries N] [--json]
+ *
+ * The series was fine on an older base and is broken on a newer one:
+ * a binary search over the base commits between (first parents, in
+ * order), applying the series on each.  A patch that no longer applies
+ * is an outcome of its own; with --check the check runs on the series
+ * applied there.
+ */
+#include "bisect/search.h"
+#include "bisect/setup.h"
+#include "bisect/testprobe.h"
+#include "ci/checks.h"
+#include "ci/engine.h"
+#include "series/apply.h"
+#include "series/store.h"
+#include "tools/lib/command.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/options.h"
+#include "tools/lib/repo.h"
+#include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const usage[] = {
+	"respin bisect-base <name>[@v<n>] --good <rev> --bad <rev> "
+	"[--check <check>] [--subtest <pattern>] [--retries <n>] [--json]",
+	NULL
+};
+
+struct base_probe {
+	git_repository *repo;
+	const struct series_version *v;
+	git_oid *bases;		/* positions 0..m: 0 is --good */
+	size_t m;
+	struct engine *e;	/* NULL without --check */
+	const struct check *c;
+	const char *subtest;
+	/* per position */
+	unsigned char *ran, *conflict;
+	size_t *failed_patch;	/* conflict: 0-based patch */
+	struct strbuf *why;
+};
+
+/* The series as applied on base: a version of commits of its own. */
+static void version_on(struct series_version *tv,
+		       const struct series_version *v, const git_oid *base,
+		       const git_oid *commits)
+{
+	size_t i;
+
+	memset(tv, 0, sizeof(*tv));
+	tv->number = v->number;
+	git_oid_cpy(&tv->base, base);
+	tv->loaded = 1;
+	tv->patches = xcalloc(v->nr_patches, sizeof(*tv->patches));
+	tv->nr_patches = tv->alloc_patches = v->nr_patches;
+	for (i = 0; i < v->nr_patches; i++) {
+		git_oid_cpy(&tv->patches[i].commit, &commits[i]);
+		tv->patches[i].subject = v->patches[i].subject;	/* borrowed */
+	}
+}
+
+static int base_test(void *data, size_t i, int again,
+		     enum bisect_outcome *out)
+{
+	struct base_probe *bp = data;
+	const struct series_version *v = bp->v;
+	git_oid *commits = xcalloc(v->nr_patches, sizeof(*commits));
+	struct apply_result ar;
+	struct series_version tv;
+	struct test_probe tp;
+	struct strbuf *why = &bp->why[i];
+	struct series_version *was;
+	int r;
+
+	strbuf_reset(why);
+	r = series_apply_commits(bp->repo, v, &bp->bases[i], commits, &ar);
+	if (r < 0)
+		goto out;
+	bp->ran[i] = 1;
+	if (!ar.applies) {
+		const char *t = v->patches[ar.failed].subject;
+
+		bp->conflict[i] = 1;
+		bp->failed_patch[i] = ar.failed;
+		strbuf_addf(why, "patch %zu/%zu \"%s\" does not apply",
+			    ar.failed + 1, v->nr_patches, t ? t : "");
+		if (ar.path)
+			strbuf_addf(why, " (%s)", ar.path);
+		*out = BISECT_BAD;
+		goto out;
+	}
+	if (!bp->e) {
+		strbuf_addstr(why, "applies");
+		*out = BISECT_GOOD;
+		goto out;
+	}
+	version_on(&tv, v, &bp->bases[i], commits);
+	was = bp->e->v;
+	bp->e->v = &tv;
+	test_probe_init(&tp, bp->e, bp->c, bp->subtest);
+	r = test_probe_test(&tp, v->nr_patches, again, out);
+	if (!r)
+		strbuf_addf(why, "applies; %s %s%s", bp->c->name,
+			    tp.why[v->nr_patches].buf,
+			    tp.ran[v->nr_patches] ? "" : " (stored)");
+	test_probe_release(&tp);
+	bp->e->v = was;
+	free(tv.patches);
+out:
+	apply_result_release(&ar);
+	free(commits);
+	return r;
+}
+
+/* First-parent commits after good up to bad, oldest first. */
+static int base_commits(git_repository *repo, const git_oid *good,
+			const git_oid *bad, git_oid **out, size_t *nr)
+{
+	git_revwalk *w = NULL;
+	git_oid oid, *list = NULL;
+	size_t n = 0, alloc = 0;
+	int r;
+
+	if (git_revwalk_new(&w, repo) < 0 ||
+	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) < 0 ||
+	    git_revwalk_simplify_first_parent(w) < 0 ||
+	    git_revwalk_push(w, bad) < 0 || git_revwalk_hide(w, good) < 0) {
+		r = error_git("cannot walk the base commits");
+		goto out;
+	}
+	ALLOC_GROW(list, n + 1, alloc);
+	git_oid_cpy(&list[n++], good);
+	while (!(r = git_revwalk_next(&oid, w))) {
+		ALLOC_GROW(list, n + 1, alloc);
+		git_oid_cpy(&list[n++], &oid);
+	}
+	if (r != GIT_ITEROVER) {
+		r = error_git("cannot walk the base commits");
+		goto out;
+	}
+	r = 0;
+	*out = list;
+	*nr = n - 1;
+	list = NULL;
+out:
+	free(list);
+	git_revwalk_free(w);
+	return r;
+}
+
+/* "0123456789ab "subject"" of a commit. */
+static void commit_name(struct strbuf *out, git_repository *repo,
+			const git_oid *oid)
+{
+	git_commit *c = NULL;
+
+	strbuf_addstr(out, oid_short(oid, 12));
+	if (!git_commit_lookup(&c, repo, oid)) {
+		strbuf_addf(out, " \"%s\"", git_commit_summary(c));
+		git_commit_free(c);
+	}
+}
+
+static void result_line(struct strbuf *out, const struct bisect *b,
+			const struct base_probe *bp, const char *what)
+{
+	struct strbuf bad = STRBUF_INIT, good = STRBUF_INIT;
+
+	commit_name(&bad, bp->repo, &bp->bases[b->first_bad <= bp->m ?
+						 b->first_bad : bp->m]);
+	commit_name(&good, bp->repo, &bp->bases[b->last_good]);
+	switch (b->answer) {
+	case BISECT_FOUND:
+		strbuf_addf(out, "Bisected the base to %s: ", bad.buf);
+		if (bp->conflict[b->first_bad])
+			strbuf_addf(out, "%s there", bp->why[b->first_bad].buf);
+		else
+			strbuf_addf(out, "%s fails with the series on it",
+				    what);
+		strbuf_addf(out, "; good on %s", good.buf);
+		break;
+	case BISECT_FLAKY:
+		strbuf_addf(out, "Not bisected: %s is flaky at the boundary: "
+			    "%zu of %zu runs failed on %s, %zu of %zu on %s",
+			    what, b->bad_at_bad_pos, b->runs_bad_pos, bad.buf,
+			    b->bad_at_good_pos, b->runs_good_pos, good.buf);
+		break;
+	case BISECT_NONE:
+		strbuf_addf(out, "Nothing to bisect: the series applies%s%s%s "
+			    "on %s", bp->e ? " and " : "", bp->e ? what : "",
+			    bp->e ? " passes" : "", bad.buf);
+		break;
+	case BISECT_BAD_AT_START:
+		strbuf_addf(out, "The good base is not good: %s", bp->why[0].buf);
+		break;
+	case BISECT_UNTESTABLE:
+		strbuf_addf(out, "Not bisected: the base commits from %s to %s "
+			    "cannot be tested", good.buf, bad.buf);
+		break;
+	}
+	strbuf_release(&bad);
+	strbuf_release(&good);
+}
+
+static void print_text(const struct bisect *b, const struct base_probe *bp,
+		       const struct series *s, const char *what)
+{
+	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&out, "%s v%d on %zu base commit%s: %zu tested (%zu "
+		    "retr%s); testing every commit: %zu\n", s->name,
+		    bp->v->number, bp->m, bp->m == 1 ? "" : "s", b->tested,
+		    b->retried, b->retried == 1 ? "y" : "ies", bp->m + 1);
+	for (i = 0; i <= bp->m; i++) {
+		if (b->at[i] == BISECT_UNKNOWN)
+			continue;
+		strbuf_addf(&out, "  %4zu %s %-4s %s\n", i,
+			    oid_short(&bp->bases[i], 12),
+			    b->at[i] == BISECT_GOOD ? "good" :
+			    b->at[i] == BISECT_BAD ? "bad" : "skip",
+			    bp->why[i].buf);
+	}
+	result_line(&out, b, bp, what);
+	strbuf_addch(&out, '\n');
+	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
+	fputs(safe.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&safe);
+}
+
+static void print_json(const struct bisect *b, const struct base_probe *bp,
+		       const struct series *s, const char *what)
+{
+	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
+	struct json j;
+	size_t i;
+	int found = b->answer == BISECT_FOUND;
+
+	json_init(&j, &out, 1);
+	json_object_begin(&j);
+	json_string_member(&j, "series", s->name);
+	json_int_member(&j, "version", bp->v->number);
+	json_key(&j, "check");
+	if (bp->c)
+		json_string(&j, bp->c->name);
+	else
+		json_null(&j);
+	json_string_member(&j, "answer", bisect_answer_name(b->answer));
+	json_key(&j, "commit");
+	if (found)
+		json_string(&j, oid_short(&bp->bases[b->first_bad], 40));
+	else
+		json_null(&j);
+	json_key(&j, "last_good");
+	if (found)
+		json_string(&j, oid_short(&bp->bases[b->last_good], 40));
+	else
+		json_null(&j);
+	json_key(&j, "conflict");
+	if (found && bp->conflict[b->first_bad]) {
+		json_object_begin(&j);
+		json_int_member(&j, "patch",
+				(int64_t)bp->failed_patch[b->first_bad] + 1);
+		json_string_member(&j, "why", bp->why[b->first_bad].buf);
+		json_object_end(&j);
+	} else {
+		json_null(&j);
+	}
+	json_int_member(&j, "base_commits", (int64_t)bp->m);
+	json_int_member(&j, "tested", (int64_t)b->tested);
+	json_int_member(&j, "retries", (int64_t)b->retried);
+	json_key(&j, "positions");
+	json_array_begin(&j);
+	for (i = 0; i <= bp->m; i++) {
+		if (b->at[i] == BISECT_UNKNOWN)
+			continue;
+		json_object_begin(&j);
+		json_int_member(&j, "index", (int64_t)i);
+		json_string_member(&j, "commit", oid_short(&bp->bases[i], 40));
+		json_string_member(&j, "outcome", b->at[i] == BISECT_GOOD ?
+				   "good" : b->at[i] == BISECT_BAD ? "bad" :
+				   "untestable");
+		json_string_member(&j, "why", bp->why[i].buf);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	result_line(&line, b, bp, what);
+	json_string_member(&j, "line", line.buf);
+	json_object_end(&j);
+	puts(out.buf);
+	strbuf_release(&out);
+	strbuf_release(&line);
+}
+
+static int resolve(git_repository *repo, const char *rev, const char *opt,
+		   git_oid *out)
+{
+	git_object *o = NULL;
+
+	if (git_revparse_single(&o, repo, rev) < 0)
+		return error_code(RESPIN_EUSAGE, "%s %s: not a revision here",
+				  opt, rev);
+	if (git_object_peel((git_object **)&o, o, GIT_OBJECT_COMMIT) < 0) {
+		git_object_free(o);
+		return error_code(RESPIN_EUSAGE, "%s %s: not a commit", opt,
+				  rev);
+	}
+	git_oid_cpy(out, git_object_id(o));
+	git_object_free(o);
+	return 0;
+}
+
+int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
+{
+	const char *good = NULL, *bad = NULL, *check = NULL, *subtest = NULL;
+	int retries = -1, json = 0, exit_code, n, r;
+	struct option opts[] = {
+		OPT_STRING(0, "good", &good, "rev", "a base it was fine on"),
+		OPT_STRING(0, "bad", &bad, "rev", "a newer base it is broken on"),
+		OPT_STRING(0, "check", &check, "check",
+			   "run this check on the series applied (else: "
+			   "does it apply?)"),
+		OPT_STRING(0, "subtest", &subtest, "pattern",
+			   "only KTAP subtests matching this glob decide"),
+		OPT_INT(0, "retries", &retries, "n",
+			"test the boundary again n times (with --check)"),
+		OPT_BOOL(0, "json", &json, "the answer as JSON"),
+		OPT_END()
+	};
+	struct check_list checks = { 0 };
+	struct results *rs = NULL;
+	struct series s;
+	struct series_version *v;
+	struct engine e;
+	struct base_probe bp = { 0 };
+	struct bisect b = { 0 };
+	struct bisect_probe probe = { base_test, &bp };
+	git_oid g, x;
+	size_t i;
+	int engine_ready = 0;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n != 1)
+		return command_usage_error(opts, usage, n ? "too many arguments"
+					   : "which series? give NAME[@vN]");
+	if (!good || !bad)
+		return command_usage_error(opts, usage, "give --good REV (a "
+					   "base it was fine on) and --bad REV");
+	if (subtest && !check)
+		return command_usage_error(opts, usage, "--subtest goes with "
+					   "--check");
+	series_init(&s, "");
+	r = bisect_retries(ctx->repo, &retries);
+	if (r < 0)
+		goto fail;
+	if (check) {
+		r = checks_load(ctx->repo, &checks);
+		if (!r)
+			r = bisect_pick_checks(&checks, check, subtest, &bp.c);
+		if (r < 0)
+			goto fail;
+	}
+	if ((r = resolve(ctx->repo, good, "--good", &g)) < 0 ||
+	    (r = resolve(ctx->repo, bad, "--bad", &x)) < 0)
+		goto fail;
+	if (!git_oid_equal(&g, &x) &&
+	    git_graph_descendant_of(ctx->repo, &x, &g) != 1) {
+		r = error("--good %s is not an ancestor of --bad %s: give an "
+			  "older good base", good, bad);
+		goto fail;
+	}
+	series_release(&s);
+	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	if (r < 0)
+		goto fail;
+	if (series_version_mail_only(v)) {
+		r = error("%s v%d was recorded from mail only; apply it first "
+			  "('respin import %s@v%d --base REF')", s.name,
+			  v->number, s.name, v->number);
+		goto fail;
+	}
+	r = base_commits(ctx->repo, &g, &x, &bp.bases, &bp.m);
+	if (r < 0)
+		goto fail;
+	bp.repo = ctx->repo;
+	bp.v = v;
+	bp.subtest = subtest;
+	bp.ran = xcalloc(bp.m + 1, 1);
+	bp.conflict = xcalloc(bp.m + 1, 1);
+	bp.failed_patch = xcalloc(bp.m + 1, sizeof(*bp.failed_patch));
+	bp.why = xcalloc(bp.m + 1, sizeof(*bp.why));
+	for (i = 0; i <= bp.m; i++)
+		strbuf_init(&bp.why[i], 0);
+	if (check) {
+		r = results_open(ctx->repo, &rs);
+		if (r < 0)
+			goto fail;
+		engine_init(&e, ctx->repo, &s, v, &checks, rs);
+		engine_ready = 1;
+		run_signals_catch();
+		r = engine_lock(&e, 0, NULL);
+		if (r == 1)
+			r = RESPIN_ERR;
+		if (r < 0)
+			goto fail;
+		e.progress = ctx->stderr_is_tty;
+		bp.e = &e;
+	}
+	bisect_init(&b, bp.m);
+	b.retries = check ? retries : 0;
+	r = bisect_run(&b, &probe);
+	if (r < 0) {
+		if (run_interrupted()) {
+			fprintf(stderr, "respin: %s: stopped; what ran is "
+				"stored\n", term_safe(error_last()));
+			error_clear();
+			r = 128 + run_interrupted();
+			goto out;
+		}
+		goto fail;
+	}
+	{
+		struct strbuf what = STRBUF_INIT;
+
+		if (bp.c && subtest)
+			strbuf_addf(&what, "%s subtest %s", bp.c->name, subtest);
+		else if (bp.c)
+			strbuf_addstr(&what, bp.c->name);
+		if (json)
+			print_json(&b, &bp, &s, what.buf);
+		else
+			print_text(&b, &bp, &s, what.buf);
+		strbuf_release(&what);
+	}
+	r = b.answer == BISECT_FOUND ? 0 : RESPIN_FOUND;
+	goto out;
+fail:
+	r = error_report(r);
+out:
+	bisect_release(&b);
+	if (engine_ready)
+		engine_release(&e);
+	for (i = 0; bp.why && i <= bp.m; i++)
+		strbuf_release(&bp.why[i]);
+	free(bp.why);
+	free(bp.ran);
+	free(bp.conflict);
+	free(bp.failed_patch);
+	free(bp.bases);
+	results_close(rs);
+	checks_release(&checks);
+	series_release(&s);
+	return r;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "bisect/setup.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+#include "tools/lib/strbuf.h"
+
+#include <stdlib.h>
+
+#define DEFAULT_RETRIES 2
+
+int bisect_retries(git_repository *repo, int *retries)
+{
+	char *cfg, *end = NULL;
+	long l;
+	int r;
+
+	if (*retries >= 0 && *retries <= 100)
+		return 0;
+	if (*retries != -1)
+		return error_code(RESPIN_EUSAGE, "--retries wants 0 to 100, "
+				  "not %d", *retries);
+	*retries = DEFAULT_RETRIES;
+	cfg = repo_config_string(repo, "respin.bisect.retries", NULL);
+	if (!cfg)
+		return 0;
+	l = strtol(cfg, &end, 10);
+	if (!*cfg || *end || l < 0 || l > 100) {
+		r = error_code(RESPIN_EUSAGE, "respin.bisect.retries is '%s': "
+			       "give 0 to 100", cfg);
+		free(cfg);
+		return r;
+	}
+	*retries = (int)l;
+	free(cfg);
+	return 0;
+}
+
+int bisect_pick_checks(struct check_list *l, const char *name,
+		       const char *subtest, const struct check **c)
+{
+	struct strbuf only = STRBUF_INIT;
+	const struct check *want = checks_find(l, name);
+	size_t i;
+	int r;
+
+	if (!want)
+		return error_code(RESPIN_EUSAGE, "no check named '%s' "
+				  "(respin check --list shows them)", name);
+	if (want->kind == CHECK_LINT)
+		return error_code(RESPIN_EUSAGE, "'%s' looks at each patch "
+				  "alone (a lint check): 'respin results' "
+				  "names the patches it fails on", name);
+	if (want->kind == CHECK_BENCH)
+		return error_code(RESPIN_EUSAGE, "'%s' is a bench: bench "
+				  "bisect is not built yet", name);
+	if (subtest && want->kind != CHECK_KTAP)
+		return error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
+				  "check; '%s' is a %s check", name,
+				  check_kind_name(want->kind));
+	strbuf_addstr(&only, name);
+	if (want->kind == CHECK_KTAP)
+		for (i = 0; i < l->nr; i++)
+			if (l->items[i].kind == CHECK_BUILD)
+				strbuf_addf(&only, ",%s", l->items[i].name);
+	r = checks_filter(l, only.buf);
+	strbuf_release(&only);
+	if (r < 0)
+		return r;
+	*c = checks_find(l, name);
+	return 0;
+}
