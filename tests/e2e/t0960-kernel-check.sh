@@ -3,7 +3,8 @@
 # one adding a compiler warning, one with a checkpatch error), built per
 # patch (tinyconfig plus COMPACTION and what QEMU needs), KTAP tests run
 # per patch inside the patched kernel under QEMU, one small benchmark
-# per patch.
+# per patch; then a v3 whose new patch 3 breaks one KTAP subtest, found
+# by respin bisect.
 #
 # The repository, its series worktree and build directory live in the
 # shared test cache and are reused between runs (a full kernel build is
@@ -87,7 +88,11 @@ int main(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int ok;
 
-	printf("KTAP version 1\n1..3\n");
+	FILE *f;
+	char line[256];
+	int memtotal = 0;
+
+	printf("KTAP version 1\n1..4\n");
 	printf("%sok 1 mmap\n", p == MAP_FAILED ? "not " : "");
 	if (p == MAP_FAILED)
 		return 1;
@@ -95,6 +100,10 @@ int main(void)
 	ok = !madvise(p, len, MADV_DONTNEED) && p[0] == 0;
 	printf("%sok 2 madvise_dontneed_zeroes\n", ok ? "" : "not ");
 	printf("%sok 3 proc_meminfo\n", access("/proc/meminfo", R_OK) ? "not " : "");
+	f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof(line), f))
+		memtotal |= !strncmp(line, "MemTotal:", 9);
+	printf("%sok 4 meminfo_memtotal\n", memtotal ? "" : "not ");
 	return 0;
 }
 EOC
@@ -153,7 +162,7 @@ test_expect_success 'KTAP subtests ran in each patched kernel' '
 		for my \$i (1..3) {
 			my \$c = \$p[\$i]{results}{vm};
 			print qq(\$i: \$c->{status} \$c->{summary}\n);
-			exit 2 unless \$c->{status} eq q(PASS) && \$c->{summary} =~ m{^3/3};
+			exit 2 unless \$c->{status} eq q(PASS) && \$c->{summary} =~ m{^4/4};
 		}
 	" <r &&
 	respin results kc --check vm --patch 2 >d && test_grep "madvise_dontneed_zeroes" d
@@ -179,6 +188,25 @@ test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
 	respin track kc --tip HEAD >/dev/null &&
 	{ respin check kc >out 2>err || { tail -n 5 err; false; }; } &&
 	test_grep "^4 run, [0-9]* reused, 0 failed$" out
+'
+
+test_expect_success 'bisect: a v3 whose new patch 3 breaks one KTAP subtest in the booted kernel' '
+	old=$(git rev-parse HEAD) &&
+	git checkout -q -B kc-work HEAD~1 &&
+	sed -i "s/\"MemTotal:       \"/\"MemTotaI:       \"/" fs/proc/meminfo.c &&
+	git commit -qam "proc: rename MemTotal (run $RUN)" \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	git cherry-pick "$old" >/dev/null &&
+	respin track kc --tip HEAD >/dev/null &&
+	respin show kc >show && test_grep "^v3" show &&
+	{ respin bisect kc --check vm --subtest "*meminfo_memtotal" --retries 1 >out 2>err ||
+	  { cat out; tail -n 20 err; false; }; } &&
+	cat out &&
+	test_grep "^Bisected to 3/4 \"proc: rename MemTotal (run $RUN)\": vm subtest \*meminfo_memtotal fails (FAIL .*meminfo_memtotal); passes at 2/4; 2 of 2 runs failed there, 0 of 2 before$" out &&
+	test_grep "^  1/4 *good *stored" out && test_grep "^  2/4 *good *stored" out &&
+	test_grep "^  3/4 *bad *ran" out &&
+	respin bisect kc --check vm --retries 0 --json >j &&
+	test_grep "\"patch\": 3," j && test_grep "\"runs\": 0," j
 '
 
 test_done
