@@ -23,9 +23,9 @@ git config respin.check.t.command "echo x >>\"$tmp/runs\"; test ! -e BROKEN"
 "$respin" bisect s --check t --retries 0 --json >"$tmp/j"
 runs=$(wc -l <"$tmp/runs")
 grep -q '"patch": 11,' "$tmp/j" || { echo "bisect: wrong patch" >&2; exit 1; }
-# the same check under another name: nothing of it stored
+# the same check, another definition: nothing of it stored
 git config respin.check.t2.kind command
-git config respin.check.t2.command "echo x >>\"$tmp/runs\"; test ! -e BROKEN"
+git config respin.check.t2.command "echo y >>\"$tmp/runs\"; test ! -e BROKEN"
 rm -f "$tmp/runs"
 "$respin" check s --only t2 --base-too >/dev/null 2>&1 || true
 every=$(wc -l <"$tmp/runs")
