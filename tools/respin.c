@@ -70,6 +70,8 @@ static const struct command commands[] = {
 	  "the trailers reviewers gave; --apply writes them into the commits" },
 	{ "review", cmd_review, NEED_REPO,
 	  "review comments on a version: open, answered, addressed" },
+	{ "tree", cmd_tree, NEED_REPO,
+	  "the tracked series inside an integration branch such as mm-unstable" },
 	{ "bisect", cmd_bisect, NEED_REPO,
 	  "which patch broke a check: binary search over the results" },
 	{ "bisect-base", cmd_bisect_base, NEED_REPO,

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "series/treescan.h"
+#include "patches/patch.h"
+#include "patches/subject.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+#include "tools/lib/strmap.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* One stored patch a key may name. */
+struct cand {
+	size_t si;		/* series, in the loaded list */
+	size_t vi;		/* version index */
+	size_t pi;		/* patch index */
+	unsigned ev;
+};
+
+struct candlist {
+	struct cand *c;
+	size_t nr, alloc;
+};
+
+/* A multimap: key -> candidates (keys owned here). */
+struct index {
+	struct strmap map;
+	char **keys;
+	size_t nr, alloc;
+	struct candlist *lists;
+	size_t alloc_lists;
+};
+
+static void index_add(struct index *x, char *key, const struct cand *c)
+{
+	size_t slot;
+	struct candlist *l;
+
+	if (!strmap_get(&x->map, key, &slot)) {
+		ALLOC_GROW(x->keys, x->nr + 1, x->alloc);
+		ALLOC_GROW(x->lists, x->nr + 1, x->alloc_lists);
+		slot = x->nr++;
+		x->keys[slot] = key;
+		memset(&x->lists[slot], 0, sizeof(x->lists[slot]));
+		strmap_put(&x->map, key, slot);
+	} else {
+		free(key);
+	}
+	l = &x->lists[slot];
+	ALLOC_GROW(l->c, l->nr + 1, l->alloc);
+	l->c[l->nr++] = *c;
+}
+
+static const struct candlist *index_get(const struct index *x, const char *key)
+{
+	size_t slot;
+
+	return strmap_get(&x->map, key, &slot) ? &x->lists[slot] : NULL;
+}
+
+static void index_release(struct index *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nr; i++) {
+		free(x->keys[i]);
+		free(x->lists[i].c);
+	}
+	free(x->keys);
+	free(x->lists);
+	strmap_release(&x->map);
+	memset(x, 0, sizeof(*x));
+}
+
+static char *keyf(const char *prefix, const char *a, const char *b)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *p;
+
+	strbuf_addstr(&k, prefix);
+	strbuf_addstr(&k, a);
+	if (b) {
+		strbuf_addch(&k, '\n');
+		strbuf_addstr(&k, b);
+	}
+	for (p = k.buf + strlen(prefix); *p; p++)
+		if (prefix[0] != 'm')	/* Message-IDs keep their case */
+			*p = (char)tolower((unsigned char)*p);
+	return strbuf_detach(&k, NULL);
+}
+
+/* The title of a subject: tags like [PATCH v2 1/3] and Re: gone. */
+static char *title_of(const char *subject)
+{
+	struct subject sj;
+	char *t;
+
+	subject_init(&sj);
+	subject_parse(&sj, subject ? subject : "");
+	t = xstrdup(sj.title ? sj.title : "");
+	subject_release(&sj);
+	return t;
+}
+
+/* "mm/compaction: add foo()" -> "mm-compaction-add-foo". */
+static char *slug_of(const char *title)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int dash = 0;
+
+	for (p = title; *p; p++) {
+		if (isalnum((unsigned char)*p)) {
+			if (dash && sb.len)
+				strbuf_addch(&sb, '-');
+			strbuf_addch(&sb, (char)tolower((unsigned char)*p));
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The author's address of a commit, lower-cased, or "". */
+static char *author_of(git_commit *c)
+{
+	const git_signature *a = git_commit_author(c);
+	char *e = xstrdup(a && a->email ? a->email : ""), *p;
+
+	for (p = e; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return e;
+}
+
+/* The address inside a stored patch's "Name <a@b>". */
+static char *address_of(const char *who)
+{
+	const char *lt = strrchr(who, '<'), *gt;
+	char *e, *p;
+
+	if (!lt || !(gt = strchr(lt, '>')))
+		return NULL;
+	e = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+	for (p = e; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return e;
+}
+
+struct loaded {
+	git_repository *repo;
+	struct series *s;
+	size_t nr, alloc;
+	int err;
+};
+
+static int load_one(const char *name, void *data)
+{
+	struct loaded *l = data;
+	int r;
+
+	ALLOC_GROW(l->s, l->nr + 1, l->alloc);
+	r = series_load(l->repo, name, &l->s[l->nr], SERIES_LOAD_ALL);
+	if (r < 0) {
+		series_release(&l->s[l->nr]);
+		l->err = r;
+		return 1;
+	}
+	l->nr++;
+	return 0;
+}
+
+/* Every stored patch under its patch-id, Message-ID, title and author. */
+static int index_store(git_repository *repo, const struct loaded *l,
+		       struct index *x)
+{
+	size_t si, vi, pi;
+
+	for (si = 0; si < l->nr; si++) {
+		const struct series *s = &l->s[si];
+
+		for (vi = 0; vi < s->nr_versions; vi++) {
+			const struct series_version *v = &s->versions[vi];
+
+			for (pi = 0; pi < v->nr_patches; pi++) {
+				const struct series_patch *p = &v->patches[pi];
+				struct cand c = { si, vi, pi, 0 };
+				char *title = title_of(p->subject), *who = NULL;
+
+				if (!git_oid_is_zero(&p->patch_id)) {
+					c.ev = TREE_BY_PATCH_ID;
+					index_add(x, keyf("p:", oid_short(&p->patch_id, 40), NULL), &c);
+				}
+				if (p->message_id && *p->message_id) {
+					c.ev = TREE_BY_LINK;
+					index_add(x, keyf("m:", p->message_id, NULL), &c);
+				}
+				if (p->author)
+					who = address_of(p->author);
+				if (!who && !git_oid_is_zero(&p->commit)) {
+					git_commit *gc = NULL;
+
+					if (!git_commit_lookup(&gc, repo, &p->commit)) {
+						who = author_of(gc);
+						git_commit_free(gc);
+					}
+				}
+				if (who && *title) {
+					c.ev = TREE_BY_SUBJECT;
+					index_add(x, keyf("s:", title, who), &c);
+				}
+				free(who);
+				free(title);
+			}
+		}
+	}
+	return 0;
+}
+
+/* %XX in a URL part decoded. */
+static void url_decode(struct strbuf *sb)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < sb->len; i++) {
+		if (sb->buf[i] == '%' && i + 2 < sb->len &&
+		    isxdigit((unsigned char)sb->buf[i + 1]) &&
+		    isxdigit((unsigned char)sb->buf[i + 2])) {
+			char h[3] = { sb->buf[i + 1], sb->buf[i + 2], 0 };
+
+			sb->buf[o++] = (char)strtol(h, NULL, 16);
+			i += 2;
+		} else {
+			sb->buf[o++] = sb->buf[i];
+		}
+	}
+	strbuf_setlen(sb, o);
+}
+
+/* The Message-IDs a commit message names (Link:, Message-Id:). */
+static void message_ids(const char *msg, void (*fn)(const char *id, void *d),
+			void *d)
+{
+	const char *p = msg;
+	struct strbuf id = STRBUF_INIT;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		strbuf_reset(&id);
+		if (n > 5 && !strncasecmp(p, "Link:", 5)) {
+			const char *u = p + 5, *e = p + n, *slash;
+
+			while (u < e && isspace((unsigned char)*u))
+				u++;
+			while (e > u && (isspace((unsigned char)e[-1]) ||
+					 e[-1] == '/'))
+				e--;
+			for (slash = e; slash > u && slash[-1] != '/'; slash--)
+				;
+			if (slash > u && memchr(slash, '@', (size_t)(e - slash)))
+				strbuf_add(&id, slash, (size_t)(e - slash));
+			url_decode(&id);
+		} else if (n > 11 && !strncasecmp(p, "Message-Id:", 11)) {
+			const char *lt = memchr(p, '<', n), *gt;
+
+			if (lt && (gt = memchr(lt, '>', n - (size_t)(lt - p))))
+				strbuf_add(&id, lt + 1, (size_t)(gt - lt - 1));
+		}
+		if (id.len)
+			fn(id.buf, d);
+		p = nl ? nl + 1 : NULL;
+	}
+	strbuf_release(&id);
+}
+
+/* What one commit matches: its candidates, gathered. */
+struct matches {
+	const struct index *x;
+	struct candlist got;
+};
+
+static void add_list(struct matches *m, const struct candlist *l)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->nr; i++) {
+		ALLOC_GROW(m->got.c, m->got.nr + 1, m->got.alloc);
+		m->got.c[m->got.nr++] = l->c[i];
+	}
+}
+
+static void by_link(const char *id, void *d)
+{
+	struct matches *m = d;
+	char *k = keyf("m:", id, NULL);
+
+	add_list(m, index_get(m->x, k));
+	free(k);
+}
+
+/* The commits of branch above base, oldest first. */
+static int walk(git_repository *repo, struct tree_scan *t, const char *base,
+		size_t max)
+{
+	git_revwalk *w = NULL;
+	git_oid oid;
+	int r;
+
+	if (git_revwalk_new(&w, repo) < 0 ||
+	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL) < 0 ||
+	    git_revwalk_simplify_first_parent(w) < 0 ||
+	    git_revwalk_push(w, &t->tip) < 0 ||
+	    (base && git_revwalk_hide(w, &t->base) < 0)) {
+		r = error_git("cannot walk %s", t->branch);
+		goto out;
+	}
+	while (!(r = git_revwalk_next(&oid, w))) {
+		git_commit *c = NULL;
+		struct tree_commit *tc;
+
+		if (git_commit_lookup(&c, repo, &oid) < 0) {
+			r = error_git("cannot read commit %s", oid_short(&oid, 12));
+			goto out;
+		}
+		if (!base && (git_commit_parentcount(c) != 1 || t->nr >= max)) {
+			/* the first merge (mainline), the root or the limit */
+			git_oid_cpy(&t->base, &oid);
+			t->have_base = 1;
+			git_commit_free(c);
+			break;
+		}
+		ALLOC_GROW(t->commits, t->nr + 1, t->alloc);
+		tc = &t->commits[t->nr++];
+		memset(tc, 0, sizeof(*tc));
+		git_oid_cpy(&tc->oid, &oid);
+		tc->subject = xstrdup(git_commit_summary(c) ?
+				      git_commit_summary(c) : "");
+		tc->found = -1;
+		git_commit_free(c);
+	}
+	if (r == GIT_ITEROVER)
+		r = 0;
+	else if (r < 0 && r != -1)
+		r = error_git("cannot walk %s", t->branch);
+	if (r >= 0) {
+		/* oldest first */
+		size_t i;
+
+		for (i = 0; i < t->nr / 2; i++) {
+			struct tree_commit tmp = t->commits[i];
+
+			t->commits[i] = t->commits[t->nr - 1 - i];
+			t->commits[t->nr - 1 - i] = tmp;
+		}
+		r = 0;
+	}
+out:
+	git_revwalk_free(w);
+	return r;
+}
+
+static int resolve(git_repository *repo, const char *rev, git_oid *out)
+{
+	git_object *o = NULL, *c = NULL;
+
+	if (git_revparse_single(&o, repo, rev) < 0)
+		return error_code(RESPIN_EUSAGE, "%s: not a revision here", rev);
+	if (git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0) {
+		git_object_free(o);
+		return error_code(RESPIN_EUSAGE, "%s: not a commit", rev);
+	}
+	git_oid_cpy(out, git_object_id(c));
+	git_object_free(c);
+	git_object_free(o);
+	return 0;
+}
+
+/*
+ * The version of series si the commits match best: the most patches
+ * by patch-id, then the most by any evidence, then the newest; its
+ * index, or -1.
+ */
+static long best_version(const struct loaded *l, size_t si,
+			 struct candlist *per_commit, size_t nr)
+{
+	const struct series *s = &l->s[si];
+	size_t vi, i, k, best_exact = 0, best_any = 0;
+	long best = -1;
+
+	for (vi = 0; vi < s->nr_versions; vi++) {
+		size_t np = s->versions[vi].nr_patches, any = 0, exact = 0;
+		unsigned char *hit = np ? xcalloc(np, 1) : NULL;
+
+		for (i = 0; i < nr; i++)
+			for (k = 0; k < per_commit[i].nr; k++) {
+				const struct cand *c = &per_commit[i].c[k];
+
+				if (c->si != si || c->vi != vi)
+					continue;
+				if (!hit[c->pi])
+					any++;
+				if (c->ev == TREE_BY_PATCH_ID && hit[c->pi] < 2) {
+					exact++;
+					hit[c->pi] = 2;
+				} else if (!hit[c->pi]) {
+					hit[c->pi] = 1;
+				}
+			}
+		free(hit);
+		if (any && (exact > best_exact ||
+			    (exact == best_exact && any >= best_any))) {
+			best_exact = exact;
+			best_any = any;
+			best = (long)vi;
+		}
+	}
+	return best;
+}
+
+/* "T-fix", "T-fix-2", "T-fix-fix" -> "T"; NULL when it is none. */
+static char *fixup_target(const char *subject)
+{
+	char *t = xstrdup(subject);
+	size_t n = strlen(t);
+	int stripped = 0;
+
+	for (;;) {
+		size_t k = n;
+
+		while (k && isdigit((unsigned char)t[k - 1]))
+			k--;
+		if (k < n && k > 5 && t[k - 1] == '-' &&
+		    !strncmp(t + k - 5, "-fix-", 5)) {
+			n = k - 5;
+		} else if (n > 4 && !strncmp(t + n - 4, "-fix", 4)) {
+			n -= 4;
+		} else {
+			break;
+		}
+		t[n] = '\0';
+		stripped = 1;
+	}
+	if (!stripped || !n) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* found in the order of their first commits; commits follow. */
+static void sort_found(struct tree_scan *t)
+{
+	struct tree_found *sorted;
+	size_t *inv, i, k;
+
+	if (t->nr_found < 2)
+		return;
+	sorted = xcalloc(t->nr_found, sizeof(*sorted));
+	inv = xcalloc(t->nr_found, sizeof(*inv));
+	/* a selection by first commit: there are few of them per run */
+	for (k = 0; k < t->nr_found; k++) {
+		size_t pos = 0;
+
+		for (i = 0; i < t->nr_found; i++)
+			if (t->found[i].first < t->found[k].first)
+				pos++;
+		inv[k] = pos;
+		sorted[pos] = t->found[k];
+	}
+	for (i = 0; i < t->nr; i++)
+		if (t->commits[i].found >= 0)
+			t->commits[i].found = (int)inv[t->commits[i].found];
+	free(t->found);
+	t->found = sorted;
+	t->alloc_found = t->nr_found;
+	free(inv);
+}
+
+int tree_scan(git_repository *repo, const char *branch, const char *base,
+	      size_t max, struct tree_scan *t)
+{
+	struct loaded l = { repo, NULL, 0, 0, 0 };
+	struct index x = { STRMAP_INIT, NULL, 0, 0, NULL, 0 };
+	struct candlist *per = NULL;
+	long *chosen = NULL;
+	int *fi_of = NULL;
+	struct strmap fixmap = STRMAP_INIT;
+	char **fixkeys = NULL;
+	size_t nfixkeys = 0, afixkeys = 0, *fixval = NULL, afixval = 0;
+	size_t *fixpatch = NULL, afixpatch = 0;
+	size_t i, k, si;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	t->branch = xstrdup(branch);
+	if ((r = resolve(repo, branch, &t->tip)) < 0)
+		return r;
+	if (base) {
+		if ((r = resolve(repo, base, &t->base)) < 0)
+			return r;
+		t->have_base = 1;
+	}
+	if ((r = walk(repo, t, base, max ? max : (size_t)-1)) < 0)
+		return r;
+	r = series_foreach_name(repo, load_one, &l);
+	if (r < 0 || l.err < 0) {
+		r = r < 0 ? r : l.err;
+		goto out;
+	}
+	index_store(repo, &l, &x);
+
+	/* each commit's candidates */
+	per = xcalloc(t->nr + 1, sizeof(*per));
+	for (i = 0; i < t->nr; i++) {
+		struct matches m = { &x, { NULL, 0, 0 } };
+		git_commit *c = NULL;
+		git_oid pid;
+		char *k2;
+
+		if (git_commit_lookup(&c, repo, &t->commits[i].oid) < 0) {
+			r = error_git("cannot read commit %s",
+				      oid_short(&t->commits[i].oid, 12));
+			goto out;
+		}
+		if (git_commit_parentcount(c) == 1 &&
+		    !patch_commit_id(repo, c, &pid)) {
+			k2 = keyf("p:", oid_short(&pid, 40), NULL);
+			add_list(&m, index_get(&x, k2));
+			free(k2);
+		}
+		error_clear();
+		message_ids(git_commit_message(c), by_link, &m);
+		{
+			char *title = title_of(t->commits[i].subject);
+			char *who = author_of(c);
+
+			k2 = keyf("s:", title, who);
+			add_list(&m, index_get(&x, k2));
+			free(k2);
+			free(title);
+			free(who);
+		}
+		git_commit_free(c);
+		per[i] = m.got;
+	}
+
+	/* per series: the version found, if any */
+	chosen = xcalloc(l.nr + 1, sizeof(*chosen));
+	fi_of = xcalloc(l.nr + 1, sizeof(*fi_of));
+	for (si = 0; si < l.nr; si++) {
+		chosen[si] = best_version(&l, si, per, t->nr);
+		fi_of[si] = -1;
+	}
+	for (i = 0; i < t->nr; i++) {
+		const struct cand *best = NULL;
+
+		for (k = 0; k < per[i].nr; k++) {
+			const struct cand *c = &per[i].c[k];
+
+			if (chosen[c->si] != (long)c->vi)
+				continue;
+			if (!best || c->ev < best->ev)
+				best = c;
+		}
+		if (!best)
+			continue;
+		if (fi_of[best->si] < 0) {
+			struct tree_found *f;
+			size_t np = l.s[best->si].versions[best->vi].nr_patches;
+
+			ALLOC_GROW(t->found, t->nr_found + 1, t->alloc_found);
+			f = &t->found[t->nr_found];
+			memset(f, 0, sizeof(*f));
+			f->s = l.s[best->si];
+			series_init(&l.s[best->si], "");	/* moved */
+			f->v = &f->s.versions[best->vi];
+			f->at = xcalloc(np + 1, sizeof(*f->at));
+			f->evidence = xcalloc(np + 1, sizeof(*f->evidence));
+			f->first = f->last = i;
+			f->newest = f->s.nr_versions ?
+				    f->s.versions[f->s.nr_versions - 1].number : 0;
+			fi_of[best->si] = (int)t->nr_found++;
+		}
+		{
+			struct tree_found *f = &t->found[fi_of[best->si]];
+			unsigned ev = 0;
+
+			if (f->at[best->pi])
+				continue;	/* the same patch twice */
+			for (k = 0; k < per[i].nr; k++)
+				if (per[i].c[k].si == best->si &&
+				    (long)per[i].c[k].vi == chosen[best->si] &&
+				    per[i].c[k].pi == best->pi)
+					ev |= per[i].c[k].ev;
+			f->at[best->pi] = i + 1;
+			f->evidence[best->pi] = ev;
+			f->nr_matched++;
+			f->nr_changed += !(ev & TREE_BY_PATCH_ID);
+			f->last = i;
+			t->commits[i].found = fi_of[best->si];
+			t->commits[i].patch = best->pi;
+			t->commits[i].evidence = ev;
+		}
+	}
+
+	/* fixups: "<title or slug of a found patch>-fix" */
+	for (k = 0; k < t->nr_found; k++) {
+		const struct series_version *v = t->found[k].v;
+		size_t pi;
+
+		for (pi = 0; pi < v->nr_patches; pi++) {
+			char *title = title_of(v->patches[pi].subject);
+			char *keys[2];
+			int j;
+
+			keys[0] = keyf("t:", title, NULL);
+			{
+				char *sl = slug_of(title);
+
+				keys[1] = keyf("t:", sl, NULL);
+				free(sl);
+			}
+			for (j = 0; j < 2; j++) {
+				size_t dummy;
+
+				if (strmap_get(&fixmap, keys[j], &dummy)) {
+					free(keys[j]);
+					continue;
+				}
+				ALLOC_GROW(fixkeys, nfixkeys + 1, afixkeys);
+				ALLOC_GROW(fixval, nfixkeys + 1, afixval);
+				ALLOC_GROW(fixpatch, nfixkeys + 1, afixpatch);
+				fixkeys[nfixkeys] = keys[j];
+				fixval[nfixkeys] = k;
+				fixpatch[nfixkeys] = pi;
+				strmap_put(&fixmap, keys[j], nfixkeys);
+				nfixkeys++;
+			}
+			free(title);
+		}
+	}
+	for (i = 0; i < t->nr; i++) {
+		struct tree_commit *tc = &t->commits[i];
+		char *target, *key;
+		size_t slot;
+
+		if (tc->found >= 0)
+			continue;
+		target = fixup_target(tc->subject);
+		if (!target) {
+			t->nr_unmatched++;
+			continue;
+		}
+		{
+			char *title = title_of(target);
+
+			key = keyf("t:", title, NULL);
+			free(title);
+		}
+		if (strmap_get(&fixmap, key, &slot)) {
+			struct tree_found *f = &t->found[fixval[slot]];
+
+			tc->found = (int)fixval[slot];
+			tc->patch = fixpatch[slot];
+			tc->fixup = 1;
+			f->nr_fixups++;
+			if (i < f->first)
+				f->first = i;
+			if (i > f->last)
+				f->last = i;
+		} else {
+			t->nr_unmatched++;
+		}
+		free(key);
+		free(target);
+	}
+	sort_found(t);
+	r = 0;
+out:
+	for (i = 0; per && i < t->nr; i++)
+		free(per[i].c);
+	free(per);
+	free(chosen);
+	free(fi_of);
+	for (i = 0; i < nfixkeys; i++)
+		free(fixkeys[i]);
+	free(fixkeys);
+	free(fixval);
+	free(fixpatch);
+	strmap_release(&fixmap);
+	index_release(&x);
+	for (i = 0; i < l.nr; i++)
+		series_release(&l.s[i]);
+	free(l.s);
+	return r;
+}
+
+void tree_scan_release(struct tree_scan *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->commits[i].subject);
+	for (i = 0; i < t->nr_found; i++) {
+		series_release(&t->found[i].s);
+		free(t->found[i].at);
+		free(t->found[i].evidence);
+	}
+	free(t->commits);
+	free(t->found);
+	free(t->branch);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct tree_found *tree_scan_find(const struct tree_scan *t,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_found; i++)
+		if (!strcmp(t->found[i].s.name, name))
+			return &t->found[i];
+	return NULL;
+}
+
+const char *tree_evidence_name(unsigned ev)
+{
+	return ev & TREE_BY_PATCH_ID ? "patch-id" :
+	       ev & TREE_BY_LINK ? "link" :
+	       ev & TREE_BY_SUBJECT ? "subject and author" : "none";
+}
