@@ -381,14 +381,14 @@ static int resolve(git_repository *repo, const char *rev, git_oid *out)
 
 /*
  * The version of series si the commits match best: the most patches
- * by patch-id, then the most by any evidence, then the newest; its
- * index, or -1.
+ * by patch-id, then the most by any evidence, then the fewest of its
+ * patches missing, then the newest; its index, or -1.
  */
 static long best_version(const struct loaded *l, size_t si,
 			 struct candlist *per_commit, size_t nr)
 {
 	const struct series *s = &l->s[si];
-	size_t vi, i, k, best_exact = 0, best_any = 0;
+	size_t vi, i, k, best_exact = 0, best_any = 0, best_missing = 0;
 	long best = -1;
 
 	for (vi = 0; vi < s->nr_versions; vi++) {
@@ -411,10 +411,13 @@ static long best_version(const struct loaded *l, size_t si,
 				}
 			}
 		free(hit);
+		/* then the fewest patches missing, then the newest */
 		if (any && (exact > best_exact ||
-			    (exact == best_exact && any >= best_any))) {
+			    (exact == best_exact && (any > best_any ||
+			     (any == best_any && np - any <= best_missing))))) {
 			best_exact = exact;
 			best_any = any;
+			best_missing = np - any;
 			best = (long)vi;
 		}
 	}

@@ -72,6 +72,8 @@ static const struct command commands[] = {
 	  "review comments on a version: open, answered, addressed" },
 	{ "tree", cmd_tree, NEED_REPO,
 	  "the tracked series inside an integration branch such as mm-unstable" },
+	{ "replace", cmd_replace, NEED_REPO,
+	  "swap the version of a series inside an integration branch" },
 	{ "bisect", cmd_bisect, NEED_REPO,
 	  "which patch broke a check: binary search over the results" },
 	{ "bisect-base", cmd_bisect_base, NEED_REPO,

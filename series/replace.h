@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_SERIES_REPLACE_H
+#define RESPIN_SERIES_REPLACE_H
+
+#include "series/treescan.h"
+
+/*
+ * Replacing the version of a series applied in an integration branch
+ * with another: the commits before it stay, the new version's patches
+ * are picked (3-way) onto the commit before the old one's first, and
+ * every later commit of the branch is picked after them, but for the
+ * old version's own patches.  Its fixups are picked too; one that
+ * conflicts or comes out empty (the new version has it) is obsolete:
+ * an error, or left out with drop_obsolete.  Nothing is moved here:
+ * the new tip is an unreferenced commit for the caller to put in place.
+ */
+struct replace_plan {
+	const struct tree_found *f;	/* the old version, in the scan */
+	struct series_version *to;	/* the version put in */
+	git_oid onto;		/* the commit before the old first one */
+	git_oid tip;		/* the branch's new tip */
+	size_t kept, dropped_fixups, kept_fixups;
+	/* which commits of the scan were left out (obsolete fixups) */
+	unsigned char *left_out;
+	/* the first that failed: a patch of to (1-based), or a commit */
+	size_t failed_patch;
+	int failed_commit;	/* index in the scan, -1 none */
+	struct strbuf why;	/* what failed: "conflict in a.c, b.c" */
+};
+
+void replace_plan_init(struct replace_plan *p);
+void replace_plan_release(struct replace_plan *p);
+
+/*
+ * Makes the new history; 0 with p->tip set, 1 when a patch or commit
+ * does not apply (p->failed_* and p->why say which; nothing written
+ * that anything refers to), <0 on errors.
+ */
+int replace_make(git_repository *repo, const struct tree_scan *t,
+		 const struct tree_found *f, struct series_version *to,
+		 int drop_obsolete, struct replace_plan *p);
+
+#endif
