@@ -8,6 +8,7 @@
  */
 #include "series/apply.h"
 #include "series/store.h"
+#include "series/treescan.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -24,12 +25,41 @@ static const char *const usage[] = {
 	NULL
 };
 
+/* An integration branch scanned once, for every series on it. */
+struct scanned {
+	char *ref;
+	struct tree_scan t;
+	int ok;
+};
+
 struct status_state {
 	git_repository *repo;
 	struct json *json;
 	struct strbuf *out;
 	int not_applying;
+	struct scanned *scans;
+	size_t nr_scans, alloc_scans;
 };
+
+static const struct tree_scan *scan_of(struct status_state *state,
+				       const char *ref)
+{
+	struct scanned *sc;
+	size_t i;
+
+	for (i = 0; i < state->nr_scans; i++)
+		if (!strcmp(state->scans[i].ref, ref))
+			return state->scans[i].ok ? &state->scans[i].t : NULL;
+	ALLOC_GROW(state->scans, state->nr_scans + 1, state->alloc_scans);
+	sc = &state->scans[state->nr_scans++];
+	sc->ref = xstrdup(ref);
+	sc->ok = !tree_scan(state->repo, ref, NULL, 20000, &sc->t);
+	if (!sc->ok) {
+		tree_scan_release(&sc->t);
+		error_clear();	/* status goes on without it */
+	}
+	return sc->ok ? &sc->t : NULL;
+}
 
 struct series_status {
 	const char *base_ref;
@@ -37,7 +67,58 @@ struct series_status {
 	git_oid now;
 	size_t gained, lost;
 	struct apply_result apply;
+	/* a version of the series found inside the base, or NULL */
+	const struct tree_scan *scan;
+	const struct tree_found *in;
+	git_oid next_base;	/* the commit before its first patch */
 };
+
+/* The series inside its base (mm-unstable took it): which version. */
+static void status_in_base(struct status_state *state, const struct series *s,
+			   struct series_status *st)
+{
+	const struct tree_found *f;
+
+	if (st->base_gone || !st->gained)
+		return;	/* what it was recorded on cannot hold it */
+	st->scan = scan_of(state, st->base_ref);
+	if (!st->scan || !(f = tree_scan_find(st->scan, s->name)))
+		return;
+	st->in = f;
+	if (f->first)
+		git_oid_cpy(&st->next_base, &st->scan->commits[f->first - 1].oid);
+	else
+		git_oid_cpy(&st->next_base, &st->scan->base);
+}
+
+/* "v2 is in mm-unstable (3/3 patches, 1 with a fixup)" */
+static void in_base_text(struct strbuf *out, const struct series_status *st,
+			 const struct series_version *v, const char *base)
+{
+	const struct tree_found *f = st->in;
+	size_t i, fixed = 0;
+	unsigned char *has = xcalloc(f->v->nr_patches + 1, 1);
+
+	for (i = 0; i < st->scan->nr; i++) {
+		const struct tree_commit *c = &st->scan->commits[i];
+
+		if (c->fixup && c->found == (int)(f - st->scan->found) &&
+		    !has[c->patch]) {
+			has[c->patch] = 1;
+			fixed++;
+		}
+	}
+	free(has);
+	strbuf_addf(out, "v%d is in %s (%zu/%zu patches", f->v->number, base,
+		    f->nr_matched, f->v->nr_patches);
+	if (fixed)
+		strbuf_addf(out, ", %zu with a fixup", fixed);
+	if (f->nr_changed)
+		strbuf_addf(out, ", %zu changed", f->nr_changed);
+	strbuf_addf(out, "); base v%d on %s (respin rebase --onto %s)",
+		    v->number + 1, oid_short(&st->next_base, 12),
+		    oid_short(&st->next_base, 12));
+}
 
 static int status_compute(git_repository *repo, struct series *s,
 			  struct series_version *v, struct series_status *st)
@@ -94,6 +175,16 @@ static void status_text(struct strbuf *out, const struct series *s,
 		strbuf_addf(out, " and lost %zu (rewritten)", st->lost);
 	if (st->gained || st->lost)
 		strbuf_addf(out, " since v%d", v->number);
+	if (st->in) {
+		strbuf_addstr(out, "; ");
+		in_base_text(out, st, v, base);
+		if (st->in->v->number < v->number)
+			strbuf_addf(out, "; v%d %s", v->number,
+				    st->apply.applies ? "applies cleanly" :
+				    "does not apply");
+		strbuf_addch(out, '\n');
+		return;
+	}
 	if (st->apply.applies) {
 		strbuf_addstr(out, "; applies cleanly\n");
 		return;
@@ -135,6 +226,19 @@ static void status_json(struct json *j, const struct series *s,
 		json_null(j);
 	else
 		json_bool(j, st->apply.applies);
+	json_key(j, "in_base");
+	if (st->in) {
+		json_object_begin(j);
+		json_int_member(j, "version", st->in->v->number);
+		json_int_member(j, "matched", (int64_t)st->in->nr_matched);
+		json_int_member(j, "patches", (int64_t)st->in->v->nr_patches);
+		json_int_member(j, "changed", (int64_t)st->in->nr_changed);
+		json_int_member(j, "fixups", (int64_t)st->in->nr_fixups);
+		json_string_member(j, "next_base", oid_short(&st->next_base, 40));
+		json_object_end(j);
+	} else {
+		json_null(j);
+	}
 	if (!st->base_gone && !st->apply.applies) {
 		const struct series_patch *p = &v->patches[st->apply.failed];
 
@@ -169,7 +273,10 @@ static int status_one(const char *name, void *data)
 		apply_result_release(&st.apply);
 		goto out;
 	}
-	if (!st.base_gone && !st.apply.applies)
+	status_in_base(state, &s, &st);
+	/* taken into the base: that it does not apply again is no news */
+	if (!st.base_gone && !st.apply.applies &&
+	    !(st.in && st.in->v->number == v->number))
 		state->not_applying++;
 	if (state->json)
 		status_json(state->json, &s, v, &st);
@@ -190,7 +297,8 @@ int cmd_status(int argc, const char **argv, struct command_context *ctx)
 	};
 	struct strbuf out = STRBUF_INIT;
 	struct json j;
-	struct status_state st = { ctx->repo, NULL, &out, 0 };
+	struct status_state st = { ctx->repo, NULL, &out, 0, NULL, 0, 0 };
+	size_t k;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -204,6 +312,12 @@ int cmd_status(int argc, const char **argv, struct command_context *ctx)
 		r = series_foreach_name(ctx->repo, status_one, &st);
 	for (i = 0; i < n && r >= 0; i++)
 		r = status_one(argv[i], &st);
+	for (k = 0; k < st.nr_scans; k++) {
+		if (st.scans[k].ok)
+			tree_scan_release(&st.scans[k].t);
+		free(st.scans[k].ref);
+	}
+	free(st.scans);
 	if (r < 0) {
 		strbuf_release(&out);
 		return error_report(r);

@@ -55,6 +55,32 @@ test_expect_success '-v lists the commits of no series' '
 	test_grep "^    [0-9a-f]* misc: two of no series$" out
 '
 
+test_expect_success 'status: a version its base took in says so, and what to base the next on' '
+	git checkout -q -b mmu upstream &&
+	ci u/mmu one "misc: before" &&
+	git checkout -q -b g-work mmu &&
+	ci g/g.c one "g: one" && ci g/g2.c two "g: two" &&
+	respin track G --base mmu >/dev/null &&
+	git checkout -q mmu && before=$(git rev-parse HEAD) &&
+	git cherry-pick g-work~1 g-work >/dev/null &&
+	ci g/g.c fix "g-one-fix" && ci u/mmu2 two "misc: after" &&
+	git checkout -q upstream &&
+	respin status G >out &&
+	cat out &&
+	test_grep "^G v1 (2 patches) on mmu: base gained 4 commits since v1; v1 is in mmu (2/2 patches, 1 with a fixup); base v2 on $(git rev-parse --short=12 $before) (respin rebase --onto $(git rev-parse --short=12 $before))$" out &&
+	respin status G --json >j &&
+	test_grep "\"next_base\": \"$before\"" j && test_grep "\"fixups\": 1," j
+'
+
+test_expect_success 'status: a base that moved without the series says nothing of it' '
+	git checkout -q -b h-work mmu && ci h/h.c one "h: one" &&
+	respin track H --base mmu >/dev/null &&
+	git checkout -q mmu && ci u/mmu3 three "misc: later" &&
+	git checkout -q upstream &&
+	respin status H >out &&
+	test_grep "^H v1 (1 patch) on mmu: base gained 1 commit since v1; applies cleanly$" out
+'
+
 test_expect_success 'bad input: 129 for a revision that is none, or no branch' '
 	test_expect_code 129 respin tree nosuch 2>err &&
 	test_grep "nosuch: not a revision here" err &&
