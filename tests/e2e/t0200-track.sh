@@ -188,4 +188,19 @@ test_expect_success 'after the lock is gone the same call records v3' '
 	respin track foo >out && test_grep "^foo v3: 4 patches" out
 '
 
+test_expect_success 'patch-ids equal git patch-id --stable: renames, deletions, modes, new folders' '
+	git checkout -q -b shapes mm-unstable &&
+	git mv mm/b.c mm/b-moved.c && git commit -qm "shapes: a rename" &&
+	git rm -q mm/a.c && mkdir -p a/b/c && echo deep >a/b/c/d.txt &&
+	git add a && git commit -qm "shapes: a deletion and a deep new file" &&
+	chmod +x a/b/c/d.txt && git add a && git commit -qm "shapes: a mode" &&
+	git rm -q -r a/b && mkdir -p a && echo file >a/b && git add a/b && git commit -qm "shapes: a folder becomes a file" &&
+	respin track shapes --base mm-unstable >/dev/null &&
+	respin show shapes >out &&
+	for i in 1 2 3 4; do
+		pid=$(git show HEAD~$((4 - i)) | git patch-id --stable | cut -c1-12) &&
+		test_grep "  $i/4 [0-9a-f]* $pid shapes: " out || return 1
+	done
+'
+
 test_done
