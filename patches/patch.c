@@ -81,6 +81,26 @@ static int tree_changes(git_repository *repo, git_tree *a, git_tree *b,
 	return 0;
 }
 
+int patch_tree_paths(git_repository *repo, git_tree *a, git_tree *b,
+		     char ***paths, size_t *nr)
+{
+	struct changed ch = { NULL, 0, 0, 0 };
+	struct strbuf prefix = STRBUF_INIT;
+	int r = tree_changes(repo, a, b, &prefix, &ch);
+	size_t k;
+
+	strbuf_release(&prefix);
+	if (r < 0 || ch.too_many) {
+		for (k = 0; k < ch.nr; k++)
+			free(ch.paths[k]);
+		free(ch.paths);
+		return r < 0 ? error_git("cannot compare two trees") : 1;
+	}
+	*paths = ch.paths;
+	*nr = ch.nr;
+	return 0;
+}
+
 int patch_commit_diff(git_repository *repo, git_commit *commit, git_diff **out)
 {
 	git_tree *old_tree = NULL, *new_tree = NULL;

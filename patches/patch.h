@@ -16,6 +16,16 @@
 int patch_commit_diff(git_repository *repo, git_commit *commit,
 		      git_diff **out);
 
+/*
+ * The paths of files two trees differ in (either tree may be NULL),
+ * found without visiting subtrees that are the same; a path that is a
+ * file on one side and a folder on the other is listed too.  0 with
+ * *paths (free each and the array), 1 when there are too many to list
+ * (over 2000), <0 on errors.
+ */
+int patch_tree_paths(git_repository *repo, git_tree *a, git_tree *b,
+		     char ***paths, size_t *nr);
+
 /* The stable patch-id of a commit's change. */
 int patch_commit_id(git_repository *repo, git_commit *commit, git_oid *out);
 
