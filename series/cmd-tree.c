@@ -6,6 +6,7 @@
  * version, by what evidence, which patches are missing or changed, the
  * fixups after them, and whether a newer version is known.
  */
+#include "series/treemail.h"
 #include "series/treescan.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -19,7 +20,7 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin tree <branch> [--base <ref>] [--max <n>] [-v] [--json]",
+	"respin tree <branch> [--base <ref>] [--max <n>] [--source <source>] [-v] [--json]",
 	NULL
 };
 
@@ -46,7 +47,8 @@ static void evidence_counts(const struct tree_found *f, struct strbuf *out)
 	}
 }
 
-static void print_text(const struct tree_scan *t, int verbose)
+static void print_text(const struct tree_scan *t, const int *on_list,
+		       int verbose)
 {
 	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
 	size_t i, k, pi;
@@ -74,6 +76,8 @@ static void print_text(const struct tree_scan *t, int verbose)
 				    f->nr_fixups == 1 ? "" : "s");
 		if (f->newest > v->number)
 			strbuf_addf(&out, "; v%d is known", f->newest);
+		if (on_list && on_list[k] > v->number && on_list[k] > f->newest)
+			strbuf_addf(&out, "; v%d is on the list", on_list[k]);
 		strbuf_addf(&out, "\n    %s..%s\n",
 			    oid_short(&t->commits[f->first].oid, 12),
 			    oid_short(&t->commits[f->last].oid, 12));
@@ -115,7 +119,7 @@ static void print_text(const struct tree_scan *t, int verbose)
 	strbuf_release(&safe);
 }
 
-static void print_json(const struct tree_scan *t)
+static void print_json(const struct tree_scan *t, const int *on_list)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct json j;
@@ -141,6 +145,11 @@ static void print_json(const struct tree_scan *t)
 		json_string_member(&j, "name", f->s.name);
 		json_int_member(&j, "version", v->number);
 		json_int_member(&j, "newest_known", f->newest);
+		json_key(&j, "newest_on_list");
+		if (on_list && on_list[k])
+			json_int(&j, on_list[k]);
+		else
+			json_null(&j);
 		json_string_member(&j, "first", oid_short(&t->commits[f->first].oid, 40));
 		json_string_member(&j, "last", oid_short(&t->commits[f->last].oid, 40));
 		json_int_member(&j, "matched", (int64_t)f->nr_matched);
@@ -205,7 +214,8 @@ static void print_json(const struct tree_scan *t)
 
 int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 {
-	const char *base = NULL;
+	const char *base = NULL, *source = NULL;
+	int *on_list = NULL;
 	int max = DEFAULT_MAX, json = 0, verbose = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING(0, "base", &base, "ref",
@@ -213,6 +223,9 @@ int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 			   "first merge)"),
 		OPT_INT(0, "max", &max, "n", "look at most at n commits "
 			"without --base (default 20000)"),
+		OPT_STRING(0, "source", &source, "source",
+			   "look for newer versions in this mail too (an mbox, "
+			   "maildir, lore:MSGID, notmuch:QUERY)"),
 		OPT_BOOL('v', "verbose", &verbose, "list the untracked commits"),
 		OPT_BOOL(0, "json", &json, "as JSON"),
 		OPT_END()
@@ -234,10 +247,20 @@ int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 		tree_scan_release(&t);
 		return error_report(r);
 	}
+	if (source) {
+		on_list = xcalloc(t.nr_found + 1, sizeof(*on_list));
+		r = tree_mail_newest(ctx->repo, &t, source, on_list);
+		if (r < 0) {
+			free(on_list);
+			tree_scan_release(&t);
+			return error_report(r);
+		}
+	}
 	if (json)
-		print_json(&t);
+		print_json(&t, on_list);
 	else
-		print_text(&t, verbose);
+		print_text(&t, on_list, verbose);
+	free(on_list);
 	tree_scan_release(&t);
 	return 0;
 }

@@ -49,6 +49,20 @@ test_expect_success 'a missing patch is said; without --base it walks down to th
 	test_grep "^integ2: 16 commits above $(git rev-parse --short=12 mm-unstable), 5 tracked series in it, 4 commits match none$" out
 '
 
+test_expect_success '--source: a newer version on the list is said' '
+	git checkout -q -b a3 a-work &&
+	git commit -q --amend -m "a: add two, best" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	git format-patch -q --stdout --subject-prefix="PATCH v3" -2 >"$TRASH/a3.mbox" &&
+	git checkout -q upstream &&
+	respin tree integ --base upstream --source "$TRASH/a3.mbox" >out &&
+	test_grep "^A v2: 2/2 patches (2 by patch-id); v3 is on the list$" out &&
+	test_grep "^B v1: 3/3 patches" out && test_grep ! "^B v1.*on the list" out &&
+	respin tree integ --base upstream --source "$TRASH/a3.mbox" --json >j &&
+	test_grep "\"newest_on_list\": 3," j &&
+	test_expect_code 128 respin tree integ --source "$TRASH/nosuch.mbox" 2>err &&
+	test_grep "nosuch.mbox" err
+'
+
 test_expect_success '-v lists the commits of no series' '
 	respin tree integ --base upstream -v >out &&
 	test_grep "^not tracked:$" out &&
