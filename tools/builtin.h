@@ -12,6 +12,7 @@ int cmd_show(int argc, const char **argv, struct command_context *ctx);
 int cmd_diff(int argc, const char **argv, struct command_context *ctx);
 int cmd_thread(int argc, const char **argv, struct command_context *ctx);
 int cmd_import(int argc, const char **argv, struct command_context *ctx);
+int cmd_rebase(int argc, const char **argv, struct command_context *ctx);
 int cmd_check(int argc, const char **argv, struct command_context *ctx);
 int cmd_results(int argc, const char **argv, struct command_context *ctx);
 int cmd_cover(int argc, const char **argv, struct command_context *ctx);

@@ -50,6 +50,8 @@ static const struct command commands[] = {
 	  "what is in a thread or mailbox: series, versions, trailers" },
 	{ "import", cmd_import, NEED_REPO,
 	  "record a version from mail (mbox, maildir, lore, notmuch)" },
+	{ "rebase", cmd_rebase, NEED_REPO,
+	  "the latest version onto a new base, patch by patch, 3-way" },
 	{ "check", cmd_check, NEED_REPO,
 	  "build, checkpatch, test and bench each patch; results reused" },
 	{ "results", cmd_results, NEED_REPO,
