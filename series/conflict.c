@@ -74,7 +74,8 @@ static int range_hunk(const git_diff_delta *d, const git_diff_hunk *h,
 
 	ALLOC_GROW(lr->r, lr->nr, lr->alloc);
 	lr->r[lr->nr].start = h->old_start;
-	lr->r[lr->nr].end = h->old_start + h->old_lines;
+	/* an insertion sits between two lines: it touches both */
+	lr->r[lr->nr].end = h->old_start + (h->old_lines ? h->old_lines : 1);
 	lr->nr++;
 	return 0;
 }
@@ -92,7 +93,8 @@ static int meet_hunk(const git_diff_delta *d, const git_diff_hunk *h,
 		     void *data)
 {
 	struct meet *m = data;
-	int s = h->old_start, e = h->old_start + h->old_lines;
+	int s = h->old_start;
+	int e = h->old_start + (h->old_lines ? h->old_lines : 1);
 	size_t i, n;
 
 	for (i = 0; i < m->base->nr; i++)
