@@ -17,6 +17,7 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx);
 int cmd_results(int argc, const char **argv, struct command_context *ctx);
 int cmd_cover(int argc, const char **argv, struct command_context *ctx);
 int cmd_format(int argc, const char **argv, struct command_context *ctx);
+int cmd_fixup(int argc, const char **argv, struct command_context *ctx);
 int cmd_report(int argc, const char **argv, struct command_context *ctx);
 int cmd_reply(int argc, const char **argv, struct command_context *ctx);
 int cmd_thanks(int argc, const char **argv, struct command_context *ctx);

@@ -62,6 +62,8 @@ static const struct command commands[] = {
 	  "the cover letter of a version: print it, or edit its text" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
+	{ "fixup", cmd_fixup, NEED_REPO,
+	  "the vA..vB change as one -fix patch mail for a maintainer" },
 	{ "reply", cmd_reply, WANT_REPO,
 	  "a reply draft to a message: quoted, threaded, with results" },
 	{ "thanks", cmd_thanks, NEED_REPO,
