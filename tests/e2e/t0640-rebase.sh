@@ -156,8 +156,24 @@ test_expect_success '--abort leaves everything as it was' '
 	git status --porcelain -uno >st && test_must_be_empty st
 '
 
-test_expect_success '--continue with the conflict unresolved or changes not added: refused' '
+test_expect_success 'a worktree without a state (a crash before it was written) goes at the next rebase' '
 	test_expect_code 1 respin rebase k >out &&
+	rm .git/respin/rebase/k.state &&
+	test_path_is_dir "$WT" &&
+	test_expect_code 1 respin rebase k >out &&
+	test_grep "^patch 2/3 .* conflicts on mm-unstable" out &&
+	test_path_is_file .git/respin/rebase/k.state
+'
+
+test_expect_success 'a worktree removed by hand is set up again at --continue' '
+	git worktree remove --force "$WT" &&
+	test_expect_code 1 respin rebase k --continue >out 2>err &&
+	test_grep "^warning: the rebase.s worktree $WT is gone; it is set up again with the conflict$" err &&
+	test_grep "^patch 2/3 .* conflicts on mm-unstable" out &&
+	test_grep "^<<<<<<< " "$WT/mm/vmscan.c"
+'
+
+test_expect_success '--continue with the conflict unresolved or changes not added: refused' '
 	test_expect_code 128 respin rebase k --continue 2>err &&
 	test_grep "^fatal: conflicts not resolved yet: mm/vmscan.c$" err &&
 	test_grep "^hint: edit the files in $WT, .git add. them there" err &&
@@ -172,6 +188,7 @@ test_expect_success '--continue with the conflict unresolved or changes not adde
 '
 
 test_expect_success '--continue commits the resolution and records the version' '
+	cp .git/respin/rebase/k.state state.saved &&
 	respin rebase k --continue >out &&
 	test_grep "^  2/3 resolved by hand: mm/vmscan: do not scan far past nr_to_reclaim$" out &&
 	test_grep "^  3/3 applied cleanly: " out &&
@@ -189,6 +206,15 @@ test_expect_success '--continue commits the resolution and records the version' 
 	test_grep "^1: *[0-9a-f]* = 1: " diff.out &&
 	test_grep "^2: *[0-9a-f]* ! 2: " diff.out &&
 	test_grep "^3: *[0-9a-f]* = 3: " diff.out
+'
+
+test_expect_success 'a crash after recording, before the state went: --continue only cleans up' '
+	cp state.saved .git/respin/rebase/k.state &&
+	git for-each-ref >refs.before &&
+	respin rebase k --continue >out &&
+	test_grep "^k v5 was recorded already; the rebase.s state is removed$" out &&
+	test_path_is_missing .git/respin/rebase/k.state &&
+	git for-each-ref >refs.after && check_same refs.before refs.after
 '
 
 test_expect_success 'a resolution committed in the worktree with git is taken as it is' '
@@ -257,6 +283,12 @@ test_expect_success 'errors: no such series, nothing in progress, a bad --onto' 
 	test_expect_code 128 respin rebase k --onto no/such/ref 2>err &&
 	test_grep "^fatal: unknown revision .no/such/ref.$" err &&
 	test_grep "^hint: --onto takes a branch, a tag or a commit" err
+'
+
+test_expect_success 'a version recorded from mail only: nothing to pick' '
+	respin import lru "$TEST_DATA/mail/lru_gen-batch/v1.mbox" --mail-only >/dev/null &&
+	test_expect_code 128 respin rebase lru --onto mm-unstable 2>err &&
+	test_grep "^fatal: lru v1 was recorded from mail without commits: there is nothing to pick$" err
 '
 
 test_expect_success 'usage errors' '

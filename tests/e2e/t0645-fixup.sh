@@ -121,6 +121,13 @@ test_expect_success 'a binary file changed: full index lines, and git am applies
 	am_gives fix6.mbox 5 6
 '
 
+test_expect_success 'versions recorded from mail only: no tree to diff' '
+	respin import lru "$TEST_DATA/mail/lru_gen-batch/v1.mbox" --mail-only >/dev/null &&
+	respin import lru "$TEST_DATA/mail/lru_gen-batch/v2.mbox" --mail-only >/dev/null &&
+	test_expect_code 128 respin fixup lru v1 v2 2>err &&
+	test_grep "^fatal: v1 was recorded from mail without commits: there is no tree to diff$" err
+'
+
 test_expect_success 'errors: no such series or version, usage' '
 	test_expect_code 128 respin fixup nosuch v1 v2 2>err &&
 	test_grep "^fatal: no series named .nosuch." err &&
