@@ -291,6 +291,20 @@ test_expect_success 'a version recorded from mail only: nothing to pick' '
 	test_grep "^fatal: lru v1 was recorded from mail without commits: there is nothing to pick$" err
 '
 
+test_expect_success 'the series changed during a pause: --continue records nothing' '
+	base_change mm/vmscan.c "s/nr_scan \+ 1\);/nr_scan + 2);/" \
+		"mm/vmscan: scan two more" &&
+	test_expect_code 1 respin rebase k >out &&
+	printf "k: the series\n\nIts text.\n" >"$TRASH/cover.txt" &&
+	respin cover k --file "$TRASH/cover.txt" >/dev/null &&
+	git for-each-ref >refs.before &&
+	test_expect_code 128 respin rebase k --continue 2>err &&
+	test_grep "^fatal: series k changed since the rebase started" err &&
+	test_grep "^hint: .respin rebase k --abort., then rebase the latest version again$" err &&
+	git for-each-ref >refs.after && check_same refs.before refs.after &&
+	respin rebase k --abort >/dev/null
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 129 respin rebase 2>err &&
 	test_grep "which series" err &&
