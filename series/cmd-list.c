@@ -2,6 +2,7 @@
 /*
  * respin list [--json]: one line a series.
  */
+#include "series/rebase.h"
 #include "series/store.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -34,6 +35,7 @@ static int fill_summary(git_repository *repo, struct series_summary *sm)
 	sm->latest = v ? v->number : 0;
 	sm->versions = (int)s.nr_versions;
 	sm->patches = v ? v->nr_patches : 0;
+	sm->rebased_from = v ? rebase_version_from(v) : 0;
 	free(sm->base_ref);
 	sm->base_ref = s.base_ref ? xstrdup(s.base_ref) : NULL;
 	free(sm->change_id);
@@ -84,15 +86,24 @@ int cmd_list(int argc, const char **argv, struct command_context *ctx)
 			json_int_member(&j, "versions", sm->versions);
 			json_int_member(&j, "patches", (int64_t)sm->patches);
 			json_int_member(&j, "updated", sm->updated);
+			json_key(&j, "rebased_from");
+			if (sm->rebased_from)
+				json_int(&j, sm->rebased_from);
+			else
+				json_null(&j);
 			json_object_end(&j);
 		} else {
-			strbuf_addf(&out, "%-24s v%-3d %3zu patch%s  %-20s %s\n",
+			strbuf_addf(&out, "%-24s v%-3d %3zu patch%s  %-20s %s",
 				    term_safe(sm->name), sm->latest,
 				    sm->patches,
 				    sm->patches == 1 ? "  " : "es",
 				    sm->base_ref ?
 				    term_safe(repo_ref_short(sm->base_ref)) :
 				    "-", repo_date(sm->updated));
+			if (sm->rebased_from)
+				strbuf_addf(&out, "  rebased from v%d",
+					    sm->rebased_from);
+			strbuf_addch(&out, '\n');
 		}
 	}
 	if (json) {

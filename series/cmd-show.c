@@ -2,6 +2,7 @@
 /*
  * respin show NAME[@vN] [--json]: one version of a series.
  */
+#include "series/rebase.h"
 #include "series/store.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
@@ -63,6 +64,11 @@ static void show_json(const struct series *s, const struct series_version *v,
 		json_string(&j, v->sent_base);
 	else
 		json_null(&j);
+	json_key(&j, "rebased_from");
+	if (rebase_version_from(v))
+		json_int(&j, rebase_version_from(v));
+	else
+		json_null(&j);
 	json_key(&j, "prerequisite_patch_ids");
 	json_array_begin(&j);
 	for (p = v->sent_prereqs; p && *p; p += n + (p[n] == '\n')) {
@@ -87,6 +93,9 @@ static void show_json(const struct series *s, const struct series_version *v,
 		json_string_member(&j, "subject", p->subject);
 		if (p->message_id)
 			json_string_member(&j, "message_id", p->message_id);
+		if (rebase_patch_how(p) != REBASE_TODO)
+			json_string_member(&j, "rebased",
+					   rebase_how_name(rebase_patch_how(p)));
 		json_object_end(&j);
 	}
 	json_array_end(&j);
@@ -121,6 +130,26 @@ static void add_recorded(struct strbuf *out, const struct series *s)
 	}
 }
 
+/* "rebased    from v2: 1 patch resolved by hand, 1 by a 3-way merge" */
+static void add_rebased(struct strbuf *out, const struct series_version *v)
+{
+	size_t i, resolved = 0, merged = 0;
+
+	for (i = 0; i < v->nr_patches; i++) {
+		resolved += rebase_patch_how(&v->patches[i]) == REBASE_RESOLVED;
+		merged += rebase_patch_how(&v->patches[i]) == REBASE_3WAY;
+	}
+	strbuf_addf(out, "rebased    from v%d", rebase_version_from(v));
+	if (resolved)
+		strbuf_addf(out, "; %zu patch%s resolved by hand", resolved,
+			    resolved == 1 ? "" : "es");
+	if (merged)
+		strbuf_addf(out, "%s %zu patch%s by a 3-way merge",
+			    resolved ? "," : ";", merged,
+			    merged == 1 ? "" : "es");
+	strbuf_addch(out, '\n');
+}
+
 static void show_text(const struct series *s, const struct series_version *v,
 		      struct strbuf *out)
 {
@@ -147,6 +176,8 @@ static void show_text(const struct series *s, const struct series_version *v,
 	strbuf_addf(out, "recorded   %s\n", repo_date(v->recorded));
 	if (v->source)
 		strbuf_addf(out, "source     %s\n", term_safe(v->source));
+	if (rebase_version_from(v))
+		add_rebased(out, v);
 	if (v->message_id)
 		strbuf_addf(out, "sent as    <%s>\n", term_safe(v->message_id));
 	if (v->subject_prefix)
@@ -163,11 +194,15 @@ static void show_text(const struct series *s, const struct series_version *v,
 	strbuf_addf(out, "patches    %zu\n\n", n);
 	for (i = 0; i < n; i++) {
 		const struct series_patch *p = &v->patches[i];
+		enum rebase_how how = rebase_patch_how(p);
 
-		strbuf_addf(out, "  %*zu/%zu %s %s %s\n", width, i + 1, n,
+		strbuf_addf(out, "  %*zu/%zu %s %s %s", width, i + 1, n,
 			    git_oid_is_zero(&p->commit) ? "------------" :
 			    oid_short(&p->commit, 12),
 			    oid_short(&p->patch_id, 12), term_safe(p->subject));
+		if (how == REBASE_3WAY || how == REBASE_RESOLVED)
+			strbuf_addf(out, " [%s]", rebase_how_name(how));
+		strbuf_addch(out, '\n');
 	}
 }
 

@@ -583,6 +583,8 @@ static int summary_line(const char *key, size_t klen, const char *val,
 		sm->base_ref = xstrndup(val, vlen);
 	else if (key_is(key, klen, "Change-Id:"))
 		sm->change_id = xstrndup(val, vlen);
+	else if (key_is(key, klen, "Rebased-From:"))
+		sm->rebased_from = atoi(val);
 	return 0;
 }
 
@@ -834,11 +836,16 @@ int series_save_many(git_repository *repo, struct series *s,
 	strbuf_addf(&buf, "\n\nSeries: %s\n", s->name);
 	if (s->nr_versions) {
 		struct series_version *lv = series_latest(s);
+		const char *rf = lv->loaded ?
+				 strstr(lv->extra.buf, "rebased-from ") : NULL;
 
 		strbuf_addf(&buf, "Latest: %d\nVersions: %zu\n", lv->number,
 			    s->nr_versions);
 		if (lv->loaded)
 			strbuf_addf(&buf, "Patches: %zu\n", lv->nr_patches);
+		/* a "rebased-from N" line of its own (respin rebase) */
+		if (rf && (rf == lv->extra.buf || rf[-1] == '\n'))
+			strbuf_addf(&buf, "Rebased-From: %d\n", atoi(rf + 13));
 	}
 	if (s->base_ref)
 		strbuf_addf(&buf, "Base-Ref: %s\n", s->base_ref);

@@ -115,6 +115,7 @@ struct series_summary {
 	size_t patches;		/* (size_t)-1 when the commit does not say */
 	char *base_ref;
 	char *change_id;
+	int rebased_from;	/* the latest version was rebased from vN */
 };
 
 /* Every series' summary, sorted by name; free with series_summaries_free. */

@@ -50,6 +50,8 @@ static const struct command commands[] = {
 	  "what is in a thread or mailbox: series, versions, trailers" },
 	{ "import", cmd_import, NEED_REPO,
 	  "record a version from mail (mbox, maildir, lore, notmuch)" },
+	{ "rebase", cmd_rebase, NEED_REPO,
+	  "the latest version onto a new base, patch by patch, 3-way" },
 	{ "check", cmd_check, NEED_REPO,
 	  "build, checkpatch, test and bench each patch; results reused" },
 	{ "results", cmd_results, NEED_REPO,
@@ -60,6 +62,8 @@ static const struct command commands[] = {
 	  "the cover letter of a version: print it, or edit its text" },
 	{ "format", cmd_format, NEED_REPO,
 	  "write a version as mail: cover letter and patches" },
+	{ "fixup", cmd_fixup, NEED_REPO,
+	  "the vA..vB change as one -fix patch mail for a maintainer" },
 	{ "reply", cmd_reply, WANT_REPO,
 	  "a reply draft to a message: quoted, threaded, with results" },
 	{ "thanks", cmd_thanks, NEED_REPO,
@@ -152,6 +156,12 @@ int main(int argc, const char **argv)
 	git_libgit2_init();
 	/* objects come from the user's own repository: skip re-hashing */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * nor look up every blob a new tree names (a 3-way pick on a tree of
+	 * 5,000 files read all 5,000 each time): respin writes trees of
+	 * objects it has just read or written
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
 	ctx.stdout_is_tty = isatty(1);
 	ctx.stderr_is_tty = isatty(2);
 	if (cmd->flags & NEED_REPO) {
