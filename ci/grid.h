@@ -62,10 +62,23 @@ void grid_release(struct grid *g);
 
 /* A change in %: "+6.2%", never "-0.0%". */
 void grid_pct(struct strbuf *out, double pct);
+/* " *" better or worse, " ?" inconclusive, "" the same. */
+const char *grid_verdict_mark(const struct stats_comparison *c);
+/*
+ * The members of a comparison in JSON (inside an object): verdict,
+ * change_pct, gain_pct, interval_pct [low, high] (of change_pct),
+ * threshold_pct, significant, n_base, n_patch, runs_needed (a side, in
+ * all; null unless inconclusive).
+ */
+struct json;
+void grid_comparison_json(struct json *j, const struct stats_comparison *c);
 
 /*
  * A cell as "respin results" prints it: "0E 1W", "ok +2 warnings",
- * "44/45 (1 skip)", "+6.2% * (n=12)"; "-" when nothing is stored.
+ * "44/45 (1 skip)", a bench against the base: "+6.2% * (n=12)" (better
+ * or worse), "+0.3% (n=12)" (the same), "-2.7% ? (n=40, 109 needed)"
+ * (inconclusive, with the runs a side projected to decide); "-" when
+ * nothing is stored.
  */
 void grid_cell_text(struct strbuf *out, const struct check *c,
 		    const struct grid_cell *cell, size_t i);
