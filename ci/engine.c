@@ -896,24 +896,6 @@ static int bench_metric(const struct check *c, const char *text, double *out)
 	return -1;
 }
 
-static int bench_samples(struct engine *e, const struct check *c, size_t i,
-			 struct stats_samples *out)
-{
-	struct strbuf key = STRBUF_INIT;
-	double *v = NULL;
-	size_t n = 0, k;
-	int r = engine_key(e->repo, e->v, c, i, &key);
-
-	out->nr = 0;
-	if (!r)
-		r = results_samples_get(e->rs, c->hash, key.buf, &v, &n);
-	for (k = 0; k < n; k++)
-		stats_samples_add(out, v[k]);
-	free(v);
-	strbuf_release(&key);
-	return r;
-}
-
 static int ensure_built(struct engine *e, size_t i, const git_oid *tree);
 
 /* The build check that benches need built first, or NULL. */
@@ -952,24 +934,48 @@ static int bench_build(struct engine *e, size_t i, const git_oid *tree)
 	return ensure_built(e, i, tree);
 }
 
-/* What the runs of one side of a bench gave this time. */
-struct bench_side {
+/* One position of a bench: its stored samples, what its runs gave now. */
+struct bench_pos {
 	size_t pos;		/* 0: the base */
-	struct stats_samples s;	/* all stored, these runs' too */
+	double *v;		/* every stored sample, in the store's order */
+	int64_t *seq;
+	size_t nr;
 	struct strbuf log;	/* the last run's output */
-	double seconds;		/* of these runs */
-	int ran;		/* runs taken */
+	double seconds;		/* of the runs taken now */
+	int ran;		/* runs taken now */
+	int broken;		/* a run gave no value: ERROR, reported */
+	int done;		/* decided, or at the plan's maximum */
+	int want;		/* runs the next look wants */
+	size_t nbase;		/* base samples in its span of runs */
 };
 
+static int bench_load(struct engine *e, const struct check *c,
+		      struct bench_pos *bp)
+{
+	struct strbuf key = STRBUF_INIT;
+	int r = engine_key(e->repo, e->v, c, bp->pos, &key);
+
+	free(bp->v);
+	free(bp->seq);
+	bp->v = NULL;
+	bp->seq = NULL;
+	bp->nr = 0;
+	if (!r)
+		r = results_samples_get_seq(e->rs, c->hash, key.buf, &bp->v,
+					    &bp->seq, &bp->nr);
+	strbuf_release(&key);
+	return r;
+}
+
 /*
- * One run of bench c at side's position, its value stored at once (an
+ * One run of bench c at bp's position, its value stored at once (an
  * interruption keeps what finished).  0 when it gave a value; 1 when it
  * did not (timed out, no metric: an ERROR, reported); <0 errors.
  */
 static int bench_run_once(struct engine *e, const struct check *c,
-			  struct bench_side *side)
+			  struct bench_pos *bp)
 {
-	size_t i = side->pos;
+	size_t i = bp->pos;
 	struct strbuf key = STRBUF_INIT;
 	struct run_result res;
 	char what[64];
@@ -994,20 +1000,21 @@ static int bench_run_once(struct engine *e, const struct check *c,
 		strbuf_release(&key);
 		return r;
 	}
-	snprintf(what, sizeof(what), "run %zu", side->s.nr + 1);
+	snprintf(what, sizeof(what), "run %zu", bp->nr + 1);
 	progress(e, i, c, what);
 	run_result_init(&res);
 	r = run_configured(e, c->command, i, &tree, c->timeout, NULL, 0, &res);
 	e->build_override = NULL;
 	if (r < 0)
 		goto out;
-	side->ran++;
-	side->seconds += res.seconds;
-	strbuf_reset(&side->log);
-	strbuf_add(&side->log, res.output.buf, res.output.len);
+	bp->ran++;
+	bp->seconds += res.seconds;
+	strbuf_reset(&bp->log);
+	strbuf_add(&bp->log, res.output.buf, res.output.len);
 	if (res.timed_out || bench_metric(c, res.output.buf, &value) < 0) {
 		error_clear();
 		e->errors++;
+		bp->broken = 1;
 		strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: %s\n", c->name,
 			    i, e->v->nr_patches, res.timed_out ?
 			    "the run timed out" : "no metric in its output");
@@ -1021,7 +1028,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	}
 	r = results_samples_add(e->rs, c->hash, key.buf, &value, 1);
 	if (!r)
-		stats_samples_add(&side->s, value);
+		r = bench_load(e, c, bp);
 out:
 	run_result_release(&res);
 	strbuf_release(&key);
@@ -1029,30 +1036,31 @@ out:
 }
 
 /*
- * The result of one side: "n=12 mean=100.3", its duration the sum of
- * every run of it; written when it ran, or when none is stored yet.
+ * The result of one position: "n=12 mean=100.3", its duration the sum
+ * of every run of it; written when it ran, or when none is stored yet.
  */
-static int bench_side_store(struct engine *e, const struct check *c,
-			    const struct bench_side *side)
+static int bench_store(struct engine *e, const struct check *c,
+		       const struct bench_pos *bp)
 {
 	struct strbuf key = STRBUF_INIT, summary = STRBUF_INIT;
 	struct result old, out;
-	double seconds = side->seconds;
-	int r = engine_key(e->repo, e->v, c, side->pos, &key);
+	double seconds = bp->seconds;
+	int r = engine_key(e->repo, e->v, c, bp->pos, &key), have = 0;
 
 	if (!r)
 		r = results_get(e->rs, c->hash, key.buf, &old);
 	if (!r) {
+		have = 1;
 		seconds += old.duration;
 		result_release(&old);
 	} else if (r == RESPIN_ENOTFOUND) {
 		r = 0;
 	}
-	if (!r && (side->ran || (seconds == 0 && side->s.nr))) {
-		strbuf_addf(&summary, "n=%zu mean=%g", side->s.nr,
-			    stats_mean(side->s.v, side->s.nr));
+	if (!r && (bp->ran || (!have && bp->nr))) {
+		strbuf_addf(&summary, "n=%zu mean=%g", bp->nr,
+			    stats_mean(bp->v, bp->nr));
 		set_result(&out, c, key.buf, "PASS", summary.buf, seconds);
-		r = results_put(e->rs, &out, side->log.buf, side->log.len);
+		r = results_put(e->rs, &out, bp->log.buf, bp->log.len);
 		result_release(&out);
 	}
 	strbuf_release(&key);
@@ -1060,165 +1068,114 @@ static int bench_side_store(struct engine *e, const struct check *c,
 	return r;
 }
 
-static void bench_side_init(struct bench_side *side, size_t pos)
+/*
+ * Where each patch stands: its base samples (those of its own span of
+ * runs), the comparison, and the runs its next look wants (done when
+ * none).  1 when some patch wants runs, 0 when none, <0 errors.
+ */
+static int bench_looks(const struct stats_plan *plan, struct bench_pos *bp,
+		       size_t npos, double *window)
 {
-	memset(side, 0, sizeof(*side));
-	side->pos = pos;
-	strbuf_init(&side->log, 0);
-}
+	struct bench_pos *base = &bp[0];
+	size_t j;
+	int any = 0;
 
-static void bench_side_release(struct bench_side *side)
-{
-	stats_samples_release(&side->s);
-	strbuf_release(&side->log);
+	for (j = 1; j < npos; j++) {
+		struct bench_pos *p = &bp[j];
+		struct stats_comparison cmp;
+		int have;
+
+		if (p->done || p->broken)
+			continue;
+		p->nbase = stats_window(base->v, base->seq, base->nr, p->seq,
+					p->nr, window);
+		have = p->nbase && p->nr;
+		if (have && stats_compare(window, p->nbase, p->v, p->nr, plan,
+					  &cmp) < 0)
+			return -1;
+		p->want = stats_next_look(plan, p->nbase, p->nr,
+					  have ? &cmp : NULL);
+		p->done = !p->want;
+		any |= !p->done;
+	}
+	return any;
 }
 
 /*
- * Which side the k-th run of a round goes to, while both need runs:
- * base, patch, patch, base (ABBA), so a drift of the machine that is
- * linear over four runs falls on both sides alike.
+ * Bench c at positions bp[0] (the base) and bp[1..npos-1] (patches):
+ * rounds in which the base and every patch that still wants runs take
+ * one each, in turn, the order reversed each round (base, 1, 2, then
+ * 2, 1, base: ABBA for one patch), so that a drift of the machine falls
+ * on every side alike.  The base is shared: it runs while some patch's
+ * own span holds fewer base runs than its next look wants; a patch
+ * runs while it wants runs itself, or while its span must grow to take
+ * in more of the base's.  With no patches, the base takes its first
+ * look alone.
  */
-static int abba_is_base(size_t k)
-{
-	return k % 4 == 0 || k % 4 == 3;
-}
-
-/* What bench_pair() and bench_base_alone() did, as bits. */
-enum {
-	BENCH_BASE_RAN = 1,
-	BENCH_PATCH_RAN = 2,
-	BENCH_BASE_BROKEN = 4,	/* a run gave no value: ERROR, reported */
-	BENCH_PATCH_BROKEN = 8,
-};
-
-/*
- * Bench c, patch i against the base: looks at what is stored, and while
- * the plan wants another look (stats_next_look()), takes runs of both
- * sides, interleaved, until each has the look's runs.  The base's
- * samples are every patch's: they grow when a comparison needs them.
- * Adds BENCH_* bits to *did.
- */
-static int bench_pair(struct engine *e, const struct check *c, size_t i,
-		      unsigned int *did)
+static int bench_rounds(struct engine *e, const struct check *c,
+			struct bench_pos *bp, size_t npos)
 {
 	struct stats_plan plan;
-	struct bench_side base, patch;
-	size_t k = 0;
+	struct bench_pos **order = xcalloc(npos, sizeof(*order));
+	double *window = NULL;
+	size_t round, j, n;
 	int r = 0;
 
 	check_stats_plan(c, &plan);
-	bench_side_init(&base, 0);
-	bench_side_init(&patch, i);
-	r = bench_samples(e, c, 0, &base.s);
-	if (!r)
-		r = bench_samples(e, c, i, &patch.s);
-	while (!r) {
-		struct stats_comparison cmp;
-		int have = base.s.nr && patch.s.nr, want;
+	if (npos == 1) {
+		int want = stats_next_look(&plan, bp[0].nr, bp[0].nr, NULL);
 
-		if (have && stats_compare(base.s.v, base.s.nr, patch.s.v,
-					  patch.s.nr, &plan, &cmp) < 0) {
-			r = -1;
+		while (!r && bp[0].nr < (size_t)want)
+			r = bench_run_once(e, c, &bp[0]);
+	}
+	for (round = 0; npos > 1 && r == 0; round++) {
+		int base_wanted = 0;
+
+		window = xrealloc(window, (bp[0].nr + 1) * sizeof(*window));
+		r = bench_looks(&plan, bp, npos, window);
+		if (r <= 0)
 			break;
+		r = 0;
+		n = 0;
+		for (j = 1; j < npos; j++)
+			if (!bp[j].done && !bp[j].broken &&
+			    bp[j].nbase < (size_t)bp[j].want)
+				base_wanted = 1;
+		if (base_wanted && round % 2 == 0)
+			order[n++] = &bp[0];
+		for (j = 1; j < npos; j++) {
+			struct bench_pos *p = &bp[round % 2 ? npos - j : j];
+
+			if (!p->done && !p->broken &&
+			    (p->nr < (size_t)p->want ||
+			     p->nbase < (size_t)p->want))
+				order[n++] = p;
 		}
-		want = stats_next_look(&plan, base.s.nr, patch.s.nr,
-				       have ? &cmp : NULL);
-		if (!want)
-			break;
-		while (!r && (base.s.nr < (size_t)want ||
-			      patch.s.nr < (size_t)want)) {
-			struct bench_side *side;
+		if (base_wanted && round % 2)
+			order[n++] = &bp[0];
+		for (j = 0; j < n && !r; j++) {
+			int got = bench_run_once(e, c, order[j]);
 
-			if (base.s.nr < (size_t)want &&
-			    patch.s.nr < (size_t)want)
-				side = abba_is_base(k++) ? &base : &patch;
-			else
-				side = base.s.nr < (size_t)want ? &base : &patch;
-			r = bench_run_once(e, c, side);
-			if (r == 1)
-				*did |= side == &base ? BENCH_BASE_BROKEN :
-					BENCH_PATCH_BROKEN;
+			/* no value from the base: this bench stops here */
+			if (got < 0 || (got == 1 && order[j] == &bp[0]))
+				r = got;
 		}
 	}
-	if (r >= 0)
-		r = bench_side_store(e, c, &base);
-	if (r >= 0)
-		r = bench_side_store(e, c, &patch);
-	*did |= (base.ran ? BENCH_BASE_RAN : 0) |
-		(patch.ran ? BENCH_PATCH_RAN : 0);
-	bench_side_release(&base);
-	bench_side_release(&patch);
-	stats_plan_release(&plan);
-	return r < 0 ? r : 0;
-}
-
-/* Bench c on the base alone (--patch 0, or no patches): its first look. */
-static int bench_base_alone(struct engine *e, const struct check *c,
-			    unsigned int *did)
-{
-	struct stats_plan plan;
-	struct bench_side base;
-	int r, want;
-
-	check_stats_plan(c, &plan);
-	bench_side_init(&base, 0);
-	r = bench_samples(e, c, 0, &base.s);
-	want = stats_next_look(&plan, base.s.nr, base.s.nr, NULL);
-	while (!r && base.s.nr < (size_t)want)
-		r = bench_run_once(e, c, &base);
-	if (r >= 0)
-		r = bench_side_store(e, c, &base);
-	*did |= base.ran ? BENCH_BASE_RAN : 0;
-	bench_side_release(&base);
+	free(window);
+	free(order);
 	stats_plan_release(&plan);
 	return r < 0 ? r : 0;
 }
 
 /*
- * Bench c on every patch that applies, each against the base in turn.
- * When the base grew for one patch, those compared before it with the
- * smaller base look again (another sweep), until a sweep runs nothing:
- * the base only grows up to the plan's maximum, so this ends.  A base
- * that gives no value stops the bench; a patch that gives none is left.
- */
-static int bench_sweeps(struct engine *e, const struct check *c,
-			unsigned int *did)
-{
-	size_t n = e->v->nr_patches, i;
-	int r = 0, again = 1;
-
-	while (again && r >= 0 && !(did[0] & BENCH_BASE_BROKEN)) {
-		size_t first = 0;
-
-		again = 0;
-		for (i = 1; i <= n && r >= 0; i++) {
-			unsigned int now = 0;
-
-			if ((e->only >= 0 && (size_t)e->only != i) ||
-			    (did[i] & BENCH_PATCH_BROKEN))
-				continue;
-			if (!first)
-				first = i;
-			r = bench_pair(e, c, i, &now);
-			did[0] |= now & (BENCH_BASE_RAN | BENCH_BASE_BROKEN);
-			did[i] |= now & (BENCH_PATCH_RAN | BENCH_PATCH_BROKEN);
-			if (now & BENCH_BASE_BROKEN)
-				break;
-			if ((now & BENCH_BASE_RAN) && i != first)
-				again = 1;
-		}
-	}
-	return r;
-}
-
-/*
- * Every bench, once the other checks ran.  Counted a position each:
- * run when it got runs, reused when not.
+ * Every bench, once the other checks ran: the base and the patches that
+ * apply, in rounds (bench_rounds()).  Counted a position each: run when
+ * it got runs now, reused when not.
  */
 static int run_benches(struct engine *e)
 {
-	size_t n = e->v->nr_patches, i, k;
-	unsigned int *did = xcalloc(n + 1, sizeof(*did));
+	size_t n = e->v->nr_patches, i, k, npos;
+	struct bench_pos *bp = xcalloc(n + 1, sizeof(*bp));
 	int r = 0;
 
 	for (k = 0; k < e->checks->nr && r >= 0; k++) {
@@ -1226,21 +1183,32 @@ static int run_benches(struct engine *e)
 
 		if (c->kind != CHECK_BENCH)
 			continue;
-		memset(did, 0, (n + 1) * sizeof(*did));
-		if (e->only == 0 || !n)
-			r = bench_base_alone(e, c, &did[0]);
-		else
-			r = bench_sweeps(e, c, did);
-		for (i = 0; i <= n && r >= 0; i++) {
+		npos = 0;
+		for (i = 0; i <= n; i++) {
 			if (i && e->only >= 0 && (size_t)e->only != i)
 				continue;
-			if (did[i] & (BENCH_BASE_RAN | BENCH_PATCH_RAN))
+			memset(&bp[npos], 0, sizeof(*bp));
+			bp[npos].pos = i;
+			strbuf_init(&bp[npos].log, 0);
+			npos++;
+		}
+		for (i = 0; i < npos && r >= 0; i++)
+			r = bench_load(e, c, &bp[i]);
+		if (r >= 0)
+			r = bench_rounds(e, c, bp, npos);
+		for (i = 0; i < npos; i++) {
+			if (r >= 0)
+				r = bench_store(e, c, &bp[i]);
+			if (bp[i].ran)
 				e->ran++;
 			else
 				e->reused++;
+			free(bp[i].v);
+			free(bp[i].seq);
+			strbuf_release(&bp[i].log);
 		}
 	}
-	free(did);
+	free(bp);
 	return r;
 }
 

@@ -29,6 +29,8 @@ void grid_release(struct grid *g)
 			warning_set_release(&c->added);
 			warning_set_release(&c->fixed);
 			free(c->samples);
+			free(c->seq);
+			free(c->base_samples);
 		}
 		free(g->cells);
 	}
@@ -54,8 +56,9 @@ static int load_cell(git_repository *repo, struct results *rs,
 		return r;
 	cell->have = 1;
 	if (c->kind == CHECK_BENCH)
-		return results_samples_get(rs, c->hash, cell->res.key,
-					   &cell->samples, &cell->nr_samples);
+		return results_samples_get_seq(rs, c->hash, cell->res.key,
+					       &cell->samples, &cell->seq,
+					       &cell->nr_samples);
 	if (c->kind == CHECK_BUILD)
 		warning_set_parse_lines(&cell->warnings, cell->res.details ?
 					cell->res.details : "");
@@ -75,8 +78,16 @@ static void compare_bench(struct grid *g, const struct check *c, size_t k)
 	for (i = 1; i <= g->v->nr_patches; i++) {
 		struct grid_cell *cur = grid_cell(g, i, k);
 
-		if (cur->have && cur->nr_samples &&
-		    !stats_compare(base->samples, base->nr_samples,
+		if (!cur->have || !cur->nr_samples)
+			continue;
+		cur->base_samples = xcalloc(base->nr_samples,
+					    sizeof(*cur->base_samples));
+		cur->nr_base_samples = stats_window(base->samples, base->seq,
+						    base->nr_samples, cur->seq,
+						    cur->nr_samples,
+						    cur->base_samples);
+		if (cur->nr_base_samples &&
+		    !stats_compare(cur->base_samples, cur->nr_base_samples,
 				   cur->samples, cur->nr_samples, &plan,
 				   &cur->cmp))
 			cur->have_cmp = 1;

@@ -12,7 +12,8 @@
  * The stored results of one version as a grid: a row a position (0 is
  * the base, i the tree after patch i), a column a check.  Builds also
  * get the warnings new and gone since the row above; benches get their
- * samples and the comparison against the base.  respin results and
+ * samples and the comparison against the base (the base's samples of
+ * the patch's own span of runs, as respin check compared them).  respin results and
  * respin report both read this.
  */
 struct grid_cell {
@@ -22,8 +23,12 @@ struct grid_cell {
 	struct warning_set added;	/* build: new since the previous */
 	struct warning_set fixed;
 	double *samples;		/* bench */
+	int64_t *seq;			/* bench: the store's order */
 	size_t nr_samples;
-	struct stats_comparison cmp;	/* bench: against the base */
+	/* bench: the base's samples of this patch's span (stats_window()) */
+	double *base_samples;
+	size_t nr_base_samples;
+	struct stats_comparison cmp;	/* bench: against those */
 	int have_cmp;
 };
 

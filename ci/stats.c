@@ -492,16 +492,44 @@ const char *stats_verdict_name(enum stats_verdict v)
 	return "inconclusive";
 }
 
+size_t stats_window(const double *a, const int64_t *aseq, size_t na,
+		    const int64_t *bseq, size_t nb, double *out)
+{
+	size_t start = 0, end, i;
+
+	if (!nb || !na)
+		return 0;
+	/* the first of a within b's span, then one more before it */
+	while (start < na && aseq[start] < bseq[0])
+		start++;
+	if (start)
+		start--;
+	/* past the last of a within the span, then one more after it */
+	end = start;
+	while (end < na && aseq[end] <= bseq[nb - 1])
+		end++;
+	if (end < na)
+		end++;
+	for (i = start; i < end; i++)
+		out[i - start] = a[i];
+	return end - start;
+}
+
 int stats_next_look(const struct stats_plan *p, size_t nbase, size_t npatch,
 		    const struct stats_comparison *c)
 {
 	size_t m = nbase < npatch ? nbase : npatch, k;
 	size_t first = p->nr_looks && p->look_runs[0] > 2 ?
 		       (size_t)p->look_runs[0] : 2;
+	int at_look = 0;
 
 	if (m < first)
 		return (int)first;
-	if (c && c->decided)
+	for (k = 0; k < p->nr_looks; k++)
+		at_look |= (size_t)p->look_runs[k] == m ||
+			   (!p->look_runs[k] && m >= 2);
+	/* stop only at a planned look: the boundaries are for those */
+	if (c && c->decided && at_look)
 		return 0;
 	for (k = 0; k < p->nr_looks; k++)
 		if ((size_t)p->look_runs[k] > m)

@@ -3,6 +3,7 @@
 #define RESPIN_CI_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf;
 
@@ -193,10 +194,26 @@ int stats_compare(const double *base, size_t nbase, const double *patch,
 const char *stats_verdict_name(enum stats_verdict v);
 
 /*
+ * The base samples a patch is compared with: those of side a taken
+ * during side b's runs, by seq (the order samples were stored in, both
+ * ascending): every one stored between b's first and last sample, and
+ * the one just before and the one just after that span (the base's run
+ * of the same round, when it came first or last).  With runs taken in
+ * turn (a, b, b, a, ...) the two then cover the same time, so the drift
+ * of a warming or busy machine falls on both; and since each sample is
+ * stored after every other, runs a takes later for other patches do
+ * not change b's comparison (but for that one after, once).  Copies
+ * them to out (room for na) and returns how many; none when nb is 0.
+ */
+size_t stats_window(const double *a, const int64_t *aseq, size_t na,
+		    const int64_t *bseq, size_t nb, double *out);
+
+/*
  * The adaptive loop's decision, with no processes: given the runs a
  * side so far and their comparison (NULL when a side has none), the
  * runs a side the next look wants (take runs until both sides have at
- * least that many), or 0 to stop: decided, or at the plan's maximum.
+ * least that many), or 0 to stop: decided at one of the plan's looks,
+ * or at its maximum.
  * respin check's engine and the statistical trial both call this.
  */
 int stats_next_look(const struct stats_plan *p, size_t nbase, size_t npatch,

@@ -190,7 +190,6 @@ static const char *direction(const struct check *c)
 static void bench_by_patch(struct strbuf *out, const struct check *c,
 			   const struct grid *g, size_t k)
 {
-	const struct grid_cell *base = grid_cell(g, 0, k);
 	struct bench_col *col = xcalloc(g->v->nr_patches + 1, sizeof(*col));
 	struct stats_plan plan;
 	size_t i, ncol = 0;
@@ -207,9 +206,11 @@ static void bench_by_patch(struct strbuf *out, const struct check *c,
 		snprintf(col[ncol].label, sizeof(col[ncol].label), "%s",
 			 label.buf);
 		strbuf_release(&label);
-		if (bench_col_fill(&col[ncol], &plan, base->have ? base->samples :
-				   NULL, base->have ? base->nr_samples : 0,
-				   cell->samples, cell->nr_samples) == 0)
+		/* a patch against the base's runs of its own span */
+		if (bench_col_fill(&col[ncol], &plan, !i ? cell->samples :
+				   cell->base_samples, !i ? cell->nr_samples :
+				   cell->nr_base_samples, cell->samples,
+				   cell->nr_samples) == 0)
 			ncol++;
 	}
 	if (ncol) {

@@ -275,9 +275,12 @@ test_expect_success 'the cover letter has the exact per-patch and bench tables' 
 	2/3   0E 0W       ok              2/3 (1 skip)            +10.0% * (n=5)
 	3/3   0E 1W       ok              1/3, 1 failed (1 skip)  +10.0% * (n=5)
 
-	Benchmarks (mean, standard deviation and runs; the change against the first column, * when significant: Welch'"'"'s t-test and 95% intervals):
+	Benchmarks (mean, standard deviation and runs a side; the change against the
+	first column: * better or worse, its 95% interval excludes 0; ( ) the same,
+	the interval lies within the threshold; ? inconclusive, with the runs a side
+	needed to decide):
 
-	ops (ops, higher is better), v2, against the base:
+	ops (ops, higher is better, the same within +-2%), v2, against the base:
 	                       base              1/3              2/3              3/3
 	Amean  ops  100.00 ( 0.00%)  100.00 ( 0.00%)  110.00 *10.00%*  110.00 *10.00%*
 	Stdev  ops    0.32 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)
