@@ -476,6 +476,37 @@ static void test_sequential(void)
 	stats_plan_release(&p);
 }
 
+static void test_window(void)
+{
+	/* the base's runs (ABBA with one patch) and the patch's */
+	static const double base[] = { 10, 11, 12, 13, 14, 15 };
+	static const int64_t bseq[] = { 1, 4, 5, 8, 9, 12 };
+	static const int64_t pseq[] = { 2, 3, 6, 7, 10, 11 };
+	static const int64_t later[] = { 20, 21 }, early[] = { 0 };
+	static const int64_t mid[] = { 6, 7 }, wide[] = { 3, 10 };
+	double out[6];
+	size_t n;
+
+	n = stats_window(base, bseq, 6, pseq, 6, out);
+	ok(n == 6 && out[0] == 10 && out[5] == 15,
+	   "taken in turns: all of the base's runs (%zu)", n);
+	n = stats_window(base, bseq, 6, mid, 2, out);
+	ok(n == 2 && out[0] == 12 && out[1] == 13,
+	   "a span with none inside: the run before and the one after");
+	n = stats_window(base, bseq, 6, wide, 2, out);
+	ok(n == 6 && out[0] == 10 && out[1] == 11 && out[4] == 14 &&
+	   out[5] == 15, "the run before, the four within, the one after");
+	n = stats_window(base, bseq, 6, later, 2, out);
+	ok(n == 1 && out[0] == 15,
+	   "a patch run after the base: only the base's last run (%zu)", n);
+	n = stats_window(base, bseq, 6, early, 1, out);
+	ok(n == 1 && out[0] == 10,
+	   "a patch run before the base: only its first run (%zu)", n);
+	ok(stats_window(base, bseq, 6, pseq, 0, out) == 0 &&
+	   stats_window(base, bseq, 0, pseq, 6, out) == 0,
+	   "no runs on a side: none");
+}
+
 static void samples_set(struct stats_samples *s, const double *v, size_t n)
 {
 	size_t i;
@@ -499,6 +530,8 @@ static void test_next_look(void)
 	ok(!stats_compare(b.v, 3, q.v, 3, &p, &c) && c.decided,
 	   "+6.2%% at 3 runs a side: decided at the first look");
 	is_int(stats_next_look(&p, 3, 3, &c), 0, "  so the loop stops");
+	is_int(stats_next_look(&p, 4, 4, &c), 5,
+	       "  but between looks it goes on to the next (5)");
 	samples_set(&b, E, N(E));
 	samples_set(&q, F, N(F));
 	ok(!stats_compare(b.v, 3, q.v, 3, &p, &c) && !c.decided,
@@ -624,6 +657,7 @@ int main(void)
 	test_compare();
 	test_plan();
 	test_sequential();
+	test_window();
 	test_next_look();
 	test_format();
 	return done_testing();
