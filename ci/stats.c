@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Benchmark statistics: means, spread, Student t intervals, Welch's
- * test, and mmtests' rule for calling a change significant.
+ * test, and the verdicts of a comparison (see ci/stats.h; the plan and
+ * its boundaries are in ci/sequential.c).
  */
 #include "ci/stats.h"
 #include "tools/lib/error.h"

@@ -173,12 +173,19 @@ test_expect_success 'a second check runs nothing' '
 	test_grep "^0 run, [0-9]* reused, 1 failed$" out
 '
 
-test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
+# (the bench's base runs again beside the new patch 3: a patch is
+# compared with base runs of its own time, see respin-check(1))
+test_expect_success 'a v2 that changes only patch 3 runs only patch 3 (and the bench base beside it)' '
 	sed -i "s/^int respin_extra(void) { return 1; }   $/int respin_extra(void)\n{\n\treturn 1;\n}/" mm/compaction.c &&
 	git commit -q --amend -a --no-edit &&
 	respin track kc --tip HEAD >/dev/null &&
 	{ respin check kc >out 2>err || { tail -n 5 err; false; }; } &&
-	test_grep "^4 run, [0-9]* reused, 0 failed$" out
+	test_grep "^5 run, [0-9]* reused, 0 failed$" out &&
+	respin results kc --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
+		exit 2 unless @{\$p[0]{results}{text}{samples}} == 6;
+		exit 3 unless \$p[3]{results}{text}{n_base} == 3;
+	" <r
 '
 
 test_done
