@@ -505,11 +505,12 @@ size_t stats_window(const double *a, const int64_t *aseq, size_t na,
 		start++;
 	if (start)
 		start--;
-	/* past the last of a within the span, then one more after it */
+	/* past the last of a within the span */
 	end = start;
 	while (end < na && aseq[end] <= bseq[nb - 1])
 		end++;
-	if (end < na)
+	/* short of b's count: the one after (its last round's, if last) */
+	if (end - start < nb && end < na)
 		end++;
 	for (i = start; i < end; i++)
 		out[i - start] = a[i];

@@ -196,14 +196,15 @@ const char *stats_verdict_name(enum stats_verdict v);
 /*
  * The base samples a patch is compared with: those of side a taken
  * during side b's runs, by seq (the order samples were stored in, both
- * ascending): every one stored between b's first and last sample, and
- * the one just before and the one just after that span (the base's run
- * of the same round, when it came first or last).  With runs taken in
- * turn (a, b, b, a, ...) the two then cover the same time, so the drift
- * of a warming or busy machine falls on both; and since each sample is
- * stored after every other, runs a takes later for other patches do
- * not change b's comparison (but for that one after, once).  Copies
- * them to out (room for na) and returns how many; none when nb is 0.
+ * ascending): every one stored between b's first and last sample, the
+ * one just before that span, and, when that makes fewer than b has, the
+ * one just after it (the base's run of b's last round, when the base
+ * ran last in it).  With runs taken in turn (a, b, b, a, ...) the two
+ * then cover the same time, so the drift of a warming or busy machine
+ * falls on both; and since each sample is stored after every other,
+ * runs a takes later, for other patches or another day, do not change
+ * b's comparison.  Copies them to out (room for na) and returns how
+ * many; none when nb is 0.
  */
 size_t stats_window(const double *a, const int64_t *aseq, size_t na,
 		    const int64_t *bseq, size_t nb, double *out);

@@ -492,10 +492,10 @@ static void test_window(void)
 	   "taken in turns: all of the base's runs (%zu)", n);
 	n = stats_window(base, bseq, 6, mid, 2, out);
 	ok(n == 2 && out[0] == 12 && out[1] == 13,
-	   "a span with none inside: the run before and the one after");
+	   "a span with none inside: the run before, and one after to make 2");
 	n = stats_window(base, bseq, 6, wide, 2, out);
-	ok(n == 6 && out[0] == 10 && out[1] == 11 && out[4] == 14 &&
-	   out[5] == 15, "the run before, the four within, the one after");
+	ok(n == 5 && out[0] == 10 && out[1] == 11 && out[4] == 14,
+	   "the run before and the four within: not the one after (%zu)", n);
 	n = stats_window(base, bseq, 6, later, 2, out);
 	ok(n == 1 && out[0] == 15,
 	   "a patch run after the base: only the base's last run (%zu)", n);
