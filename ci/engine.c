@@ -1131,6 +1131,13 @@ static int bench_rounds(struct engine *e, const struct check *c,
 	for (round = 0; npos > 1 && r == 0; round++) {
 		int base_wanted = 0;
 
+		/* each round adds a run to every patch still going: a bound */
+		if (round > 2 * (size_t)plan.max_runs + 8) {
+			r = error("bench %s: no decision after %zu rounds of "
+				  "%d..%d runs; this is a bug in respin", c->name,
+				  round, plan.min_runs, plan.max_runs);
+			break;
+		}
 		window = xrealloc(window, (bp[0].nr + 1) * sizeof(*window));
 		r = bench_looks(&plan, bp, npos, window);
 		if (r <= 0)

@@ -147,6 +147,22 @@ test_expect_success 'a bad threshold: exit 128, naming the key' '
 	git config --unset respin.check.flat1.threshold
 '
 
+test_expect_success 'a patch whose bench run gives no value: ERROR naming it, the base kept' '
+	git config respin.check.half.kind bench &&
+	git config respin.check.half.metric v &&
+	git config respin.check.half.command "test -e synth-effect || echo respin-metric: v 1" &&
+	test_when_finished "git config --remove-section respin.check.half" &&
+	test_expect_code 1 respin check slow --only half >out 2>err && cat out err &&
+	test_grep "^half at 1/1: ERROR: no metric in its output$" err &&
+	test_grep "^hint: print a line .respin-metric: v VALUE., or set respin.check.half.pattern$" err &&
+	test_grep "^2 run, 0 reused, 1 failed$" out &&
+	respin results slow --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		exit 2 unless @{\$d->{patches}[0]{results}{half}{samples}} == 1;
+		exit 3 unless !@{\$d->{patches}[1]{results}{half}{samples}};
+	" <r
+'
+
 # Two patches with different needs: patch 1 is +10% (decided at once),
 # patch 2 takes it back (no change from the base: it runs on, and the
 # base with it).  The machine drifts, +0.3 a run.  The base's runs are
