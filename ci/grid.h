@@ -13,8 +13,8 @@
  * the base, i the tree after patch i), a column a check.  Builds also
  * get the warnings new and gone since the row above; benches get their
  * samples and the comparison against the base (the base's samples of
- * the patch's own span of runs, as respin check compared them).  respin results and
- * respin report both read this.
+ * the patch's own span of runs, as respin check compared them).  respin
+ * results and respin report both read this.
  */
 struct grid_cell {
 	int have;
