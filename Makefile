@@ -99,7 +99,7 @@ demo: deps
 	RESPIN_BUILD=$(abspath $(BUILD)) sh tools/demo.sh
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) all $(HELPER_BIN)
 	RESPIN_BUILD=$(abspath $(BUILD)) sh tools/bench/run.sh
 
 install: all

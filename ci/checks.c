@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/checks.h"
+#include "ci/artifacts.h"
 #include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
@@ -19,6 +20,12 @@ unsigned int check_stats_flags(const struct check *c)
 	       (c->harmonic ? STATS_HARMONIC : 0);
 }
 
+void check_stats_plan(const struct check *c, struct stats_plan *out)
+{
+	stats_plan_init(out, check_stats_flags(c), c->min_runs, c->max_runs,
+			c->threshold_pct);
+}
+
 const char *check_kind_name(enum check_kind k)
 {
 	return kind_names[k];
@@ -35,6 +42,7 @@ static struct check *check_add(struct check_list *l, const char *name)
 	c->higher = 1;
 	c->min_runs = 5;
 	c->max_runs = 30;
+	c->threshold_pct = STATS_THRESHOLD_PCT;
 	return c;
 }
 
@@ -54,6 +62,7 @@ static void check_free_fields(struct check *c)
 	free(c->command);
 	free(c->metric);
 	free(c->pattern);
+	free(c->artifacts);
 }
 
 void checks_release(struct check_list *l)
@@ -143,6 +152,27 @@ static int config_entry(const git_config_entry *e, void *data)
 			strbuf_release(&cname);
 			return -1;
 		}
+	} else if (!strcasecmp(key, "threshold")) {
+		char *end;
+		double t = strtod(v, &end);
+
+		if (end != v && *end == '%')
+			end++;
+		if (end == v || *end || !(t > 0 && t <= 100)) {
+			st->err = error("%s: '%s' is not a percentage above 0 "
+					"and at most 100 (like 2 or 2.5%%)",
+					e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		c->threshold_pct = t;
+	} else if (!strcasecmp(key, "artifacts")) {
+		if (artifacts_check_list(e->name, v) < 0) {
+			st->err = RESPIN_ERR;
+			strbuf_release(&cname);
+			return -1;
+		}
+		set_str(&c->artifacts, v);
 	} else if (!strcasecmp(key, "mean")) {
 		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic")) {
 			st->err = error("%s: '%s' is not harmonic or "

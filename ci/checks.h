@@ -15,6 +15,8 @@
  *		pattern = REGEX		(bench: first group is the value)
  *		higher = true|false	(bench: is a higher value better?)
  *		runs = MIN..MAX		(bench: adaptive repetitions)
+ *		threshold = PERCENT	(bench: "same" within +- this)
+ *		artifacts = PATH...	(build: kept per tree, see engine)
  *		mean = harmonic		(bench: a rate; default arithmetic)
  *		enabled = false		(switch a built-in off)
  *
@@ -41,6 +43,8 @@ struct check {
 	int higher;		/* bench: 1 higher is better, 0 lower */
 	int harmonic;		/* bench: a rate, summarised by Hmean */
 	int min_runs, max_runs;
+	double threshold_pct;	/* bench: the equivalence margin, % */
+	char *artifacts;	/* build: paths under the build directory */
 	int builtin;
 	char hash[41];		/* definition hash */
 };
@@ -57,6 +61,12 @@ void checks_release(struct check_list *l);
 struct check *checks_find(struct check_list *l, const char *name);
 /* The stats flags of a bench check (higher is better, harmonic). */
 unsigned int check_stats_flags(const struct check *c);
+/*
+ * The adaptive plan of a bench check (its runs, threshold and flags);
+ * release it with stats_plan_release().
+ */
+struct stats_plan;
+void check_stats_plan(const struct check *c, struct stats_plan *out);
 /* Keeps only the named checks ("a,b"); errors name an unknown one. */
 int checks_filter(struct check_list *l, const char *only);
 

@@ -116,16 +116,8 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				for (w = 0; w < cell->nr_samples; w++)
 					json_double(&j, cell->samples[w]);
 				json_array_end(&j);
-				if (cell->have_cmp) {
-					json_key(&j, "change_pct");
-					json_double(&j, cell->cmp.change_pct);
-					json_key(&j, "gain_pct");
-					json_double(&j, cell->cmp.gain_pct);
-					json_bool_member(&j, "significant",
-							 cell->cmp.significant);
-					json_string_member(&j, "verdict",
-						stats_verdict_name(cell->cmp.verdict));
-				}
+				if (cell->have_cmp)
+					grid_comparison_json(&j, &cell->cmp);
 			}
 			if (c->kind == CHECK_BUILD) {
 				warning_set_json(&j, "warnings", &cell->warnings);

@@ -32,6 +32,9 @@ struct engine {
 	struct strbuf report;	/* one line per failure, for the command */
 	struct strbuf running;	/* "build at 2/3", noted in the lock */
 	int parallel;		/* lint jobs run in threads now */
+	/* RESPIN_BUILD for the run now, when not the build directory */
+	const char *build_override;
+	struct strbuf artifacts;	/* its buffer */
 };
 
 void engine_init(struct engine *e, git_repository *repo, struct series *s,

@@ -2,6 +2,7 @@
 #include "ci/grid.h"
 #include "ci/engine.h"
 #include "tools/lib/error.h"
+#include "tools/lib/json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ void grid_release(struct grid *g)
 			warning_set_release(&c->added);
 			warning_set_release(&c->fixed);
 			free(c->samples);
+			free(c->seq);
+			free(c->base_samples);
 		}
 		free(g->cells);
 	}
@@ -53,8 +56,9 @@ static int load_cell(git_repository *repo, struct results *rs,
 		return r;
 	cell->have = 1;
 	if (c->kind == CHECK_BENCH)
-		return results_samples_get(rs, c->hash, cell->res.key,
-					   &cell->samples, &cell->nr_samples);
+		return results_samples_get_seq(rs, c->hash, cell->res.key,
+					       &cell->samples, &cell->seq,
+					       &cell->nr_samples);
 	if (c->kind == CHECK_BUILD)
 		warning_set_parse_lines(&cell->warnings, cell->res.details ?
 					cell->res.details : "");
@@ -65,20 +69,31 @@ static int load_cell(git_repository *repo, struct results *rs,
 static void compare_bench(struct grid *g, const struct check *c, size_t k)
 {
 	const struct grid_cell *base = grid_cell(g, 0, k);
+	struct stats_plan plan;
 	size_t i;
 
 	if (!base->have || !base->nr_samples)
 		return;
+	check_stats_plan(c, &plan);
 	for (i = 1; i <= g->v->nr_patches; i++) {
 		struct grid_cell *cur = grid_cell(g, i, k);
 
-		if (cur->have && cur->nr_samples &&
-		    !stats_compare(base->samples, base->nr_samples,
-				   cur->samples, cur->nr_samples,
-				   check_stats_flags(c), &cur->cmp))
+		if (!cur->have || !cur->nr_samples)
+			continue;
+		cur->base_samples = xcalloc(base->nr_samples,
+					    sizeof(*cur->base_samples));
+		cur->nr_base_samples = stats_window(base->samples, base->seq,
+						    base->nr_samples, cur->seq,
+						    cur->nr_samples,
+						    cur->base_samples);
+		if (cur->nr_base_samples &&
+		    !stats_compare(cur->base_samples, cur->nr_base_samples,
+				   cur->samples, cur->nr_samples, &plan,
+				   &cur->cmp))
 			cur->have_cmp = 1;
 		error_clear();
 	}
+	stats_plan_release(&plan);
 }
 
 /* Build k: the warnings new and gone at each patch. */
@@ -204,11 +219,41 @@ void grid_pct(struct strbuf *out, double pct)
 	strbuf_addf(out, "%+.1f%%", pct);
 }
 
-static const char *bench_mark(const struct grid_cell *cell)
+const char *grid_verdict_mark(const struct stats_comparison *c)
 {
-	if (cell->cmp.significant)
+	switch (stats_verdict_mark(c->verdict)) {
+	case STATS_MARK_SIGNIFICANT:
 		return " *";
-	return cell->cmp.verdict == STATS_INCONCLUSIVE ? " ?" : "";
+	case STATS_MARK_UNSURE:
+		return " ?";
+	case STATS_MARK_NONE:
+		break;
+	}
+	return "";
+}
+
+void grid_comparison_json(struct json *j, const struct stats_comparison *c)
+{
+	json_string_member(j, "verdict", stats_verdict_name(c->verdict));
+	json_key(j, "change_pct");
+	json_double(j, c->change_pct);
+	json_key(j, "gain_pct");
+	json_double(j, c->gain_pct);
+	json_key(j, "interval_pct");
+	json_array_begin(j);
+	json_double(j, c->low_pct);
+	json_double(j, c->high_pct);
+	json_array_end(j);
+	json_key(j, "threshold_pct");
+	json_double(j, c->threshold_pct);
+	json_bool_member(j, "significant", c->significant);
+	json_int_member(j, "n_base", (int64_t)c->base.n);
+	json_int_member(j, "n_patch", (int64_t)c->patch.n);
+	json_key(j, "runs_needed");
+	if (c->runs_needed > 0)
+		json_int(j, c->runs_needed);
+	else
+		json_null(j);
 }
 
 static void bench_text(struct strbuf *out, const struct grid_cell *cell,
@@ -221,7 +266,11 @@ static void bench_text(struct strbuf *out, const struct grid_cell *cell,
 		return;
 	}
 	grid_pct(out, cell->cmp.gain_pct);
-	strbuf_addf(out, "%s (n=%zu)", bench_mark(cell), cell->nr_samples);
+	strbuf_addf(out, "%s (n=%zu", grid_verdict_mark(&cell->cmp),
+		    cell->nr_samples);
+	if (cell->cmp.runs_needed > 0)
+		strbuf_addf(out, ", %d needed", cell->cmp.runs_needed);
+	strbuf_addch(out, ')');
 }
 
 void grid_cell_text(struct strbuf *out, const struct check *c,

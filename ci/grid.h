@@ -12,8 +12,9 @@
  * The stored results of one version as a grid: a row a position (0 is
  * the base, i the tree after patch i), a column a check.  Builds also
  * get the warnings new and gone since the row above; benches get their
- * samples and the comparison against the base.  respin results and
- * respin report both read this.
+ * samples and the comparison against the base (the base's samples of
+ * the patch's own span of runs, as respin check compared them).  respin
+ * results and respin report both read this.
  */
 struct grid_cell {
 	int have;
@@ -22,8 +23,12 @@ struct grid_cell {
 	struct warning_set added;	/* build: new since the previous */
 	struct warning_set fixed;
 	double *samples;		/* bench */
+	int64_t *seq;			/* bench: the store's order */
 	size_t nr_samples;
-	struct stats_comparison cmp;	/* bench: against the base */
+	/* bench: the base's samples of this patch's span (stats_window()) */
+	double *base_samples;
+	size_t nr_base_samples;
+	struct stats_comparison cmp;	/* bench: against those */
 	int have_cmp;
 };
 
@@ -62,10 +67,23 @@ void grid_release(struct grid *g);
 
 /* A change in %: "+6.2%", never "-0.0%". */
 void grid_pct(struct strbuf *out, double pct);
+/* " *" better or worse, " ?" inconclusive, "" the same. */
+const char *grid_verdict_mark(const struct stats_comparison *c);
+/*
+ * The members of a comparison in JSON (inside an object): verdict,
+ * change_pct, gain_pct, interval_pct [low, high] (of change_pct),
+ * threshold_pct, significant, n_base, n_patch, runs_needed (a side, in
+ * all; null unless inconclusive).
+ */
+struct json;
+void grid_comparison_json(struct json *j, const struct stats_comparison *c);
 
 /*
  * A cell as "respin results" prints it: "0E 1W", "ok +2 warnings",
- * "44/45 (1 skip)", "+6.2% * (n=12)"; "-" when nothing is stored.
+ * "44/45 (1 skip)", a bench against the base: "+6.2% * (n=12)" (better
+ * or worse), "+0.3% (n=12)" (the same), "-2.7% ? (n=40, 109 needed)"
+ * (inconclusive, with the runs a side projected to decide); "-" when
+ * nothing is stored.
  */
 void grid_cell_text(struct strbuf *out, const struct check *c,
 		    const struct grid_cell *cell, size_t i);

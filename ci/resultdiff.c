@@ -262,21 +262,26 @@ static int bench_mark_kind(const struct grid_cell *cell)
 {
 	if (!cell->have_cmp)
 		return -1;
-	if (cell->cmp.significant)
-		return 1;
-	return cell->cmp.verdict == STATS_INCONCLUSIVE ? 2 : 0;
+	return (int)cell->cmp.verdict;
 }
 
+/*
+ * The two versions' samples were taken apart, each against its own
+ * base: compared once, as fixed samples (the plain 95% interval).
+ */
 static void compare_bench(struct resultdiff_check *rc)
 {
 	const struct grid_cell *a = rc->a, *b = rc->b;
+	struct stats_plan plan;
 
+	stats_plan_fixed(&plan, check_stats_flags(rc->check),
+			 rc->check->threshold_pct);
 	if (a->nr_samples && b->nr_samples &&
 	    !stats_compare(a->samples, a->nr_samples, b->samples,
-			   b->nr_samples, check_stats_flags(rc->check),
-			   &rc->direct))
+			   b->nr_samples, &plan, &rc->direct))
 		rc->have_direct = 1;
 	error_clear();
+	stats_plan_release(&plan);
 	if (bench_mark_kind(a) != bench_mark_kind(b))
 		rc->changed = 1;
 	if (rc->have_direct && (rc->direct.verdict == STATS_BETTER ||
@@ -422,20 +427,12 @@ static void flips_text(struct strbuf *out, const char *prefix,
 	}
 }
 
-static const char *mark(int significant, enum stats_verdict v)
-{
-	if (significant)
-		return " *";
-	return v == STATS_INCONCLUSIVE ? " ?" : "";
-}
-
 /* A bench cell against its base: "+6.2% *", or its mean without one. */
 static void against_base(struct strbuf *out, const struct grid_cell *cell)
 {
 	if (cell->have_cmp) {
 		grid_pct(out, cell->cmp.gain_pct);
-		strbuf_addstr(out, mark(cell->cmp.significant,
-					cell->cmp.verdict));
+		strbuf_addstr(out, grid_verdict_mark(&cell->cmp));
 	}
 	else if (cell->nr_samples)
 		strbuf_addf(out, "%.2f", stats_mean(cell->samples,
@@ -457,8 +454,11 @@ static void bench_text(struct strbuf *out, const char *prefix,
 	if (rc->have_direct) {
 		strbuf_addf(out, "; v%d against v%d: ", vb, va);
 		grid_pct(out, d->gain_pct);
-		strbuf_addf(out, "%s, %s", mark(d->significant, d->verdict),
+		strbuf_addf(out, "%s, %s", grid_verdict_mark(d),
 			    stats_verdict_name(d->verdict));
+		if (d->runs_needed > 0)
+			strbuf_addf(out, " (%d runs a side needed)",
+				    d->runs_needed);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -530,12 +530,7 @@ void resultdiff_format(const struct resultdiff *rd, int va, int vb,
 
 static void json_comparison(struct json *j, const struct stats_comparison *c)
 {
-	json_key(j, "change_pct");
-	json_double(j, c->change_pct);
-	json_key(j, "gain_pct");
-	json_double(j, c->gain_pct);
-	json_bool_member(j, "significant", c->significant);
-	json_string_member(j, "verdict", stats_verdict_name(c->verdict));
+	grid_comparison_json(j, c);
 }
 
 static void json_side(struct json *j, const char *key,

@@ -205,26 +205,40 @@ int results_log(struct results *rs, const char *def_hash, const char *key,
 	return r;
 }
 
-int results_samples_get(struct results *rs, const char *def_hash,
-			const char *key, double **vals, size_t *n)
+int results_samples_get_seq(struct results *rs, const char *def_hash,
+			    const char *key, double **vals, int64_t **seq,
+			    size_t *n)
 {
 	struct db_stmt *st;
-	size_t alloc = 0;
+	size_t alloc = 0, salloc = 0;
 	int r;
 
 	*vals = NULL;
+	if (seq)
+		*seq = NULL;
 	*n = 0;
-	r = prepare_keyed(rs, &st, "SELECT value FROM samples WHERE "
+	r = prepare_keyed(rs, &st, "SELECT value, rowid FROM samples WHERE "
 			  "def_hash = ?1 AND key = ?2 ORDER BY rowid",
 			  def_hash, key);
 	if (r < 0)
 		return r;
 	while ((r = db_step(st)) == 1) {
 		ALLOC_GROW(*vals, *n, alloc);
-		(*vals)[(*n)++] = db_column_double(st, 0);
+		(*vals)[*n] = db_column_double(st, 0);
+		if (seq) {
+			ALLOC_GROW(*seq, *n, salloc);
+			(*seq)[*n] = db_column_int(st, 1);
+		}
+		(*n)++;
 	}
 	db_finalize(st);
 	return r < 0 ? r : 0;
+}
+
+int results_samples_get(struct results *rs, const char *def_hash,
+			const char *key, double **vals, size_t *n)
+{
+	return results_samples_get_seq(rs, def_hash, key, vals, NULL, n);
 }
 
 int results_samples_add(struct results *rs, const char *def_hash,

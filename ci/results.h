@@ -45,6 +45,15 @@ int results_log(struct results *rs, const char *def_hash, const char *key,
 
 int results_samples_get(struct results *rs, const char *def_hash,
 			const char *key, double **vals, size_t *n);
+/*
+ * The same, and each sample's place in the order every sample of the
+ * store was taken in (seq grows with each sample stored, whatever its
+ * check or tree): which runs of two trees came at the same time.  The
+ * caller frees *vals and *seq (seq may be NULL: not wanted).
+ */
+int results_samples_get_seq(struct results *rs, const char *def_hash,
+			    const char *key, double **vals, int64_t **seq,
+			    size_t *n);
 int results_samples_add(struct results *rs, const char *def_hash,
 			const char *key, const double *vals, size_t n);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Benchmark statistics: means, spread, Student t intervals, Welch's
- * test, and mmtests' rule for calling a change significant.
+ * test, and the verdicts of a comparison (see ci/stats.h; the plan and
+ * its boundaries are in ci/sequential.c).
  */
 #include "ci/stats.h"
 #include "tools/lib/error.h"
@@ -10,6 +11,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void stats_samples_init(struct stats_samples *s)
 {
@@ -169,18 +171,11 @@ double stats_t_cdf(double t, double df)
 	return t > 0 ? 1 - tail : tail;
 }
 
-double stats_t_quantile(double p, double df)
+/* t > 0 with P(|T| >= t) = tail, for T of df degrees of freedom. */
+static double t_for_tail(double tail, double df)
 {
-	double tail, lo, hi;
+	double lo, hi;
 	int i;
-
-	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
-		return NAN;
-	if (p == 0.5)
-		return 0;
-	if (p < 0.5)
-		return -stats_t_quantile(1 - p, df);
-	tail = 2 * (1 - p);	/* the two-sided tail we want */
 
 	if (df >= T_NORMAL_DF) {
 		/* erfc(z / sqrt 2) falls as z grows; bisect on z. */
@@ -216,6 +211,17 @@ double stats_t_quantile(double p, double df)
 	}
 	lo = (lo + hi) / 2;
 	return sqrt(df * (1 - lo) / lo);
+}
+
+double stats_t_quantile(double p, double df)
+{
+	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	if (p < 0.5)
+		return -stats_t_quantile(1 - p, df);
+	return t_for_tail(2 * (1 - p), df);
 }
 
 /* Mean, stddev and 95% half-width of the values on the scale tested. */
@@ -331,63 +337,144 @@ static void welch_clear(struct stats_welch *w)
 	w->t = w->df = w->p = w->diff = w->diff_low = w->diff_high = NAN;
 }
 
-/* Whether the interval of the difference is within the threshold. */
-static int diff_negligible(const struct stats_welch *w, double base_mean)
-{
-	double width = w->diff_high - w->diff_low;
+/* The two-sided normal quantiles of the 5% level and of 80% power. */
+#define Z_ALPHA 1.959963984540054
+#define Z_POWER 0.841621233572914
 
-	if (base_mean == 0 || isnan(width))
-		return 0;
-	return width / fabs(base_mean) * 100 < STATS_NEGLIGIBLE_PCT;
+/*
+ * A difference d of the means on the scale tested, in % of the base's
+ * mean there (mean_t): for a rate, the means are of 1/x, and the change
+ * of the harmonic mean 1/mean_t is 1 / (1 + d / mean_t) - 1.
+ */
+static double diff_pct(double d, double mean_t, int harmonic)
+{
+	double den;
+
+	if (!harmonic)
+		return d / fabs(mean_t) * 100;
+	den = 1 + d / mean_t;
+	return den > 0 ? (1 / den - 1) * 100 : INFINITY;
+}
+
+/* Which look of plan p runs a side of m (at least two) is. */
+static size_t look_of(const struct stats_plan *p, size_t m)
+{
+	size_t k = 0;
+
+	while (k + 1 < p->nr_looks && (size_t)p->look_runs[k + 1] <= m)
+		k++;
+	return k;
+}
+
+/* The runs a side of the plan's next look after m, or m + 1. */
+static size_t look_after(const struct stats_plan *p, size_t m)
+{
+	size_t k;
+
+	for (k = 0; k < p->nr_looks; k++)
+		if ((size_t)p->look_runs[k] > m)
+			return (size_t)p->look_runs[k];
+	return m + 1;
+}
+
+/*
+ * The runs a side that would decide, for 80% power at the 5% level,
+ * given the change d and spread seen so far (both in % of the base):
+ * n = 2 (z_a + z_b)^2 s^2 / e^2 to tell apart a change of e, where e is
+ * d for "better"/"worse" and what d leaves of the threshold for "same";
+ * the smaller of the two.  The sequential looks need a few % more.
+ */
+static int runs_projected(const struct moments *b, const struct moments *p,
+			  double threshold, size_t m,
+			  const struct stats_plan *plan)
+{
+	double k = (Z_ALPHA + Z_POWER) * (Z_ALPHA + Z_POWER);
+	double d, s2, n = INFINITY;
+	size_t next = look_after(plan, m);
+
+	if (b->mean == 0 || isnan(b->var) || isnan(p->var))
+		return -1;
+	d = fabs(p->mean - b->mean) / fabs(b->mean) * 100;
+	s2 = (b->var + p->var) / 2 / (b->mean * b->mean) * 1e4;
+	if (d > 0)
+		n = 2 * k * s2 / (d * d);
+	if (threshold > d && 2 * k * s2 / ((threshold - d) *
+					  (threshold - d)) < n)
+		n = 2 * k * s2 / ((threshold - d) * (threshold - d));
+	if (isnan(n))
+		return -1;
+	if (n < next)
+		n = next;
+	if (n > STATS_RUNS_NEEDED_MAX)
+		return STATS_RUNS_NEEDED_MAX;
+	return (int)ceil(n);
 }
 
 int stats_compare(const double *base, size_t nbase, const double *patch,
-		  size_t npatch, unsigned int flags, struct stats_comparison *out)
+		  size_t npatch, const struct stats_plan *p,
+		  struct stats_comparison *out)
 {
-	int harmonic = !!(flags & STATS_HARMONIC);
+	int harmonic = !!(p->flags & STATS_HARMONIC);
 	struct moments mb, mp;
-	int ret, by_test, by_interval;
+	double se, half, lo, hi;
+	size_t m = nbase < npatch ? nbase : npatch;
+	int ret;
 
+	memset(out, 0, sizeof(*out));
 	out->change_pct = out->gain_pct = NAN;
-	out->overlap = 1;
-	out->significant = out->negligible = out->decided = 0;
+	out->low_pct = out->high_pct = out->level = NAN;
+	out->threshold_pct = p->threshold_pct;
 	out->verdict = STATS_INCONCLUSIVE;
 	welch_clear(&out->welch);
 
-	ret = stats_summarize(base, nbase, flags, &out->base);
+	ret = stats_summarize(base, nbase, p->flags, &out->base);
 	if (!ret)
-		ret = stats_summarize(patch, npatch, flags, &out->patch);
+		ret = stats_summarize(patch, npatch, p->flags, &out->patch);
 	if (ret)
 		return ret;
 
 	if (out->base.mean != 0) {
 		out->change_pct = (out->patch.mean - out->base.mean) /
 				  fabs(out->base.mean) * 100;
-		out->gain_pct = flags & STATS_HIGHER_IS_BETTER ?
+		out->gain_pct = p->flags & STATS_HIGHER_IS_BETTER ?
 				out->change_pct : -out->change_pct;
 	}
-	if (nbase < 2 || npatch < 2)
+	out->look = look_of(p, m) + 1;
+	if (m < 2 || out->base.mean == 0) {
+		size_t first = p->nr_looks && p->look_runs[0] > 2 ?
+			       (size_t)p->look_runs[0] : 2;
+
+		out->runs_needed = m < first ? (int)first : -1;
 		return 0;
+	}
 
 	moments_get(base, nbase, harmonic, &mb);
 	moments_get(patch, npatch, harmonic, &mp);
 	welch_from_moments(&mb, &mp, &out->welch);
 
-	out->overlap = out->base.ci_low <= out->patch.ci_high &&
-		       out->patch.ci_low <= out->base.ci_high;
-	by_test = out->welch.p < STATS_ALPHA;
-	by_interval = !out->overlap;
-	out->significant = by_test && by_interval;
-	out->negligible = !out->significant &&
-			  diff_negligible(&out->welch, mb.mean);
-	out->decided = out->significant || out->negligible;
-
-	if (out->significant)
-		out->verdict = out->gain_pct > 0 ? STATS_BETTER : STATS_WORSE;
-	else if (out->negligible || (!by_test && !by_interval))
+	/* the interval at this look's level: a repeated 95% interval */
+	out->level = erfc(p->look_z[out->look - 1] / sqrt(2.0));
+	se = sqrt(mb.var / mb.n + mp.var / mp.n);
+	half = se > 0 ? t_for_tail(out->level, out->welch.df) * se : 0;
+	lo = out->welch.diff - half;
+	hi = out->welch.diff + half;
+	if (harmonic) {
+		out->low_pct = diff_pct(hi, mb.mean, 1);
+		out->high_pct = diff_pct(lo, mb.mean, 1);
+	} else {
+		out->low_pct = diff_pct(lo, mb.mean, 0);
+		out->high_pct = diff_pct(hi, mb.mean, 0);
+	}
+	out->significant = lo > 0 || hi < 0;
+	out->equivalent = out->low_pct > -p->threshold_pct &&
+			  out->high_pct < p->threshold_pct;
+	if (out->equivalent)
 		out->verdict = STATS_SAME;
-	else
-		out->verdict = STATS_INCONCLUSIVE;
+	else if (out->significant)
+		out->verdict = out->gain_pct > 0 ? STATS_BETTER : STATS_WORSE;
+	out->decided = out->verdict != STATS_INCONCLUSIVE;
+	out->runs_needed = out->decided ? 0 :
+			   runs_projected(&mb, &mp, p->threshold_pct, m, p);
 	return 0;
 }
 
@@ -406,74 +493,72 @@ const char *stats_verdict_name(enum stats_verdict v)
 	return "inconclusive";
 }
 
-/*
- * Projects, from the spread seen so far, the first run count k (the
- * same on both sides) at which either rule would decide: the two 95%
- * intervals no longer overlap given the difference seen so far, or the
- * interval of the difference is narrower than the negligible threshold.
- */
-static int runs_projected(const struct moments *b, const struct moments *p,
-			  int from, int max_runs)
+size_t stats_window(const double *a, const int64_t *aseq, size_t na,
+		    const int64_t *bseq, size_t nb, double *out)
 {
-	double sb = sqrt(b->var), sp = sqrt(p->var);
-	double d = fabs(p->mean - b->mean);
-	int k;
+	size_t start = 0, end, i;
 
-	for (k = from; k < max_runs; k++) {
-		double vb = b->var / k, vp = p->var / k, df, width;
-
-		if (vb + vp <= 0)
-			return k;
-		df = (vb + vp) * (vb + vp) / ((vb * vb + vp * vp) / (k - 1));
-		width = 2 * stats_t_quantile(0.975, df) * sqrt(vb + vp);
-		if (b->mean != 0 &&
-		    width / fabs(b->mean) * 100 < STATS_NEGLIGIBLE_PCT)
-			return k;
-		if (d > stats_t_quantile(0.975, k - 1) * (sb + sp) / sqrt(k))
-			return k;
-	}
-	return max_runs;
+	if (!nb || !na)
+		return 0;
+	/* the first of a within b's span, then one more before it */
+	while (start < na && aseq[start] < bseq[0])
+		start++;
+	if (start)
+		start--;
+	/* past the last of a within the span */
+	end = start;
+	while (end < na && aseq[end] <= bseq[nb - 1])
+		end++;
+	/* short of b's count: the one after (its last round's, if last) */
+	if (end - start < nb && end < na)
+		end++;
+	for (i = start; i < end; i++)
+		out[i - start] = a[i];
+	return end - start;
 }
 
-int stats_more_runs_needed(const struct stats_samples *base,
-			   const struct stats_samples *patch, unsigned int flags,
-			   int min_runs, int max_runs)
+int stats_next_look(const struct stats_plan *p, size_t nbase, size_t npatch,
+		    const struct stats_comparison *c)
 {
-	struct stats_comparison c;
-	struct moments mb, mp;
-	size_t n = base->nr < patch->nr ? base->nr : patch->nr;
-	int have, ret;
+	size_t m = nbase < npatch ? nbase : npatch, k;
+	size_t first = p->nr_looks && p->look_runs[0] > 2 ?
+		       (size_t)p->look_runs[0] : 2;
+	int at_look = 0;
 
-	if (min_runs < 2)
-		min_runs = 2;
-	if (max_runs < min_runs)
-		max_runs = min_runs;
-	have = n > (size_t)max_runs ? max_runs : (int)n;
-	if (have < min_runs)
-		return min_runs - have;
-	if (have >= max_runs)
+	if (m < first)
+		return (int)first;
+	for (k = 0; k < p->nr_looks; k++)
+		at_look |= (size_t)p->look_runs[k] == m ||
+			   (!p->look_runs[k] && m >= 2);
+	/* stop only at a planned look: the boundaries are for those */
+	if (c && c->decided && at_look)
 		return 0;
+	for (k = 0; k < p->nr_looks; k++)
+		if ((size_t)p->look_runs[k] > m)
+			return p->look_runs[k];
+	return 0;
+}
 
-	ret = stats_compare(base->v, base->nr, patch->v, patch->nr, flags, &c);
-	if (ret)
-		return ret;
-	if (c.decided)
-		return 0;
-
-	ret = moments_get(base->v, base->nr, flags & STATS_HARMONIC, &mb);
-	if (!ret)
-		ret = moments_get(patch->v, patch->nr, flags & STATS_HARMONIC,
-				  &mp);
-	if (ret)
-		return ret;
-	return runs_projected(&mb, &mp, have + 1, max_runs) - have;
+enum stats_mark stats_verdict_mark(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_BETTER:
+	case STATS_WORSE:
+		return STATS_MARK_SIGNIFICANT;
+	case STATS_INCONCLUSIVE:
+		return STATS_MARK_UNSURE;
+	case STATS_SAME:
+		break;
+	}
+	return STATS_MARK_NONE;
 }
 
 void stats_format_cell(struct strbuf *out, double value, double pct,
-		       int significant, int decimals)
+		       enum stats_mark mark, int decimals)
 {
-	char mark_open = significant ? '*' : '(';
-	char mark_close = significant ? '*' : ')';
+	char mark_open = mark == STATS_MARK_SIGNIFICANT ? '*' :
+			 mark == STATS_MARK_UNSURE ? '?' : '(';
+	char mark_close = mark == STATS_MARK_NONE ? ')' : mark_open;
 
 	if (isnan(pct))
 		pct = 0;
@@ -495,7 +580,7 @@ void stats_format_row(struct strbuf *out, const char *kind, const char *name,
 	for (i = 0; i < ncells; i++) {
 		strbuf_reset(&cell);
 		stats_format_cell(&cell, cells[i].value, cells[i].pct,
-				  cells[i].significant, decimals);
+				  cells[i].mark, decimals);
 		strbuf_addf(out, "  %*s", cell_width, cell.buf);
 	}
 	strbuf_release(&cell);
@@ -506,5 +591,5 @@ void stats_cell_from_comparison(struct stats_cell *cell,
 {
 	cell->value = c->patch.mean;
 	cell->pct = c->gain_pct;
-	cell->significant = c->significant;
+	cell->mark = stats_verdict_mark(c->verdict);
 }

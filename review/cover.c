@@ -280,9 +280,12 @@ static int add_results(git_repository *repo, struct series *s,
 		struct strbuf head = STRBUF_INIT;
 
 		strbuf_addstr(&head, "Benchmarks (mean, standard deviation and "
-			      "runs; the change against the first column, "
-			      "* when significant: Welch's t-test and 95% "
-			      "intervals):\n\n");
+			      "runs a side; the change against the\n"
+			      "first column: * better or worse, its 95% "
+			      "interval excludes 0; ( ) the same,\n"
+			      "the interval lies within the threshold; ? "
+			      "inconclusive, with the runs a side\n"
+			      "needed to decide):\n\n");
 		strbuf_add(&head, bench->buf, bench->len);
 		strbuf_release(bench);
 		*bench = head;

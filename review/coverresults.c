@@ -83,10 +83,19 @@ struct bench_col {
 	struct stats_summary sum;
 	double pct;		/* gain against the first column */
 	double sd_pct;		/* stddev change, > 0 is less spread */
-	int significant;
+	enum stats_mark mark;	/* of the verdict against the first */
+	int runs_needed;	/* inconclusive: runs a side to decide */
 };
 
 #define BENCH_DECIMALS 2
+
+/* "12", or "40 (109 needed)" when inconclusive: the runs a side. */
+static void runs_cell(struct strbuf *out, const struct bench_col *col)
+{
+	strbuf_addf(out, "%zu", col->sum.n);
+	if (col->runs_needed > 0)
+		strbuf_addf(out, " (%d needed)", col->runs_needed);
+}
 
 static void print_bench(struct strbuf *out, const struct check *c,
 			const struct bench_col *col, size_t ncol)
@@ -99,7 +108,11 @@ static void print_bench(struct strbuf *out, const struct check *c,
 	for (i = 0; i < ncol; i++) {
 		strbuf_reset(&cell);
 		stats_format_cell(&cell, col[i].sum.mean, col[i].pct,
-				  col[i].significant, BENCH_DECIMALS);
+				  col[i].mark, BENCH_DECIMALS);
+		if (cell.len > cw)
+			cw = cell.len;
+		strbuf_reset(&cell);
+		runs_cell(&cell, &col[i]);
 		if (cell.len > cw)
 			cw = cell.len;
 		if (strlen(col[i].label) > cw)
@@ -115,7 +128,7 @@ static void print_bench(struct strbuf *out, const struct check *c,
 	for (i = 0; i < ncol; i++) {
 		cells[i].value = col[i].sum.mean;
 		cells[i].pct = col[i].pct;
-		cells[i].significant = col[i].significant;
+		cells[i].mark = col[i].mark;
 	}
 	stats_format_row(out, kind, c->name, (int)namew, cells, ncol, (int)cw,
 			 BENCH_DECIMALS);
@@ -123,39 +136,43 @@ static void print_bench(struct strbuf *out, const struct check *c,
 	for (i = 0; i < ncol; i++) {
 		cells[i].value = col[i].sum.stddev;
 		cells[i].pct = col[i].sd_pct;
-		cells[i].significant = 0;
+		cells[i].mark = STATS_MARK_NONE;
 	}
 	stats_format_row(out, "Stdev", c->name, (int)namew, cells, ncol,
 			 (int)cw, BENCH_DECIMALS);
 	strbuf_addch(out, '\n');
 	strbuf_addf(out, "%-5s  %-*s", "Runs", (int)namew, c->name);
-	for (i = 0; i < ncol; i++)
-		strbuf_addf(out, "  %*zu", (int)cw, col[i].sum.n);
+	for (i = 0; i < ncol; i++) {
+		strbuf_reset(&cell);
+		runs_cell(&cell, &col[i]);
+		strbuf_addf(out, "  %*s", (int)cw, cell.buf);
+	}
 	strbuf_addch(out, '\n');
 	strbuf_release(&cell);
 	free(cells);
 }
 
 /* Fills col from samples, compared with the first column's (ref). */
-static int bench_col_fill(struct bench_col *col, const struct check *c,
+static int bench_col_fill(struct bench_col *col, const struct stats_plan *p,
 			  const double *ref, size_t nref, const double *x,
 			  size_t n)
 {
 	struct stats_comparison cmp;
-	unsigned int flags = check_stats_flags(c);
 
-	if (stats_summarize(x, n, flags, &col->sum) < 0) {
+	if (stats_summarize(x, n, p->flags, &col->sum) < 0) {
 		error_clear();
 		return -1;
 	}
 	col->pct = 0;
 	col->sd_pct = 0;
-	col->significant = 0;
+	col->mark = STATS_MARK_NONE;
+	col->runs_needed = 0;
 	if (ref == x || !nref)
 		return 0;
-	if (stats_compare(ref, nref, x, n, flags, &cmp) == 0) {
+	if (stats_compare(ref, nref, x, n, p, &cmp) == 0) {
 		col->pct = cmp.gain_pct;
-		col->significant = cmp.significant;
+		col->mark = stats_verdict_mark(cmp.verdict);
+		col->runs_needed = cmp.runs_needed;
 		if (cmp.base.stddev > 0)
 			col->sd_pct = (cmp.base.stddev - cmp.patch.stddev) /
 				      cmp.base.stddev * 100.0;
@@ -173,9 +190,11 @@ static const char *direction(const struct check *c)
 static void bench_by_patch(struct strbuf *out, const struct check *c,
 			   const struct grid *g, size_t k)
 {
-	const struct grid_cell *base = grid_cell(g, 0, k);
 	struct bench_col *col = xcalloc(g->v->nr_patches + 1, sizeof(*col));
+	struct stats_plan plan;
 	size_t i, ncol = 0;
+
+	check_stats_plan(c, &plan);
 
 	for (i = 0; i <= g->v->nr_patches; i++) {
 		const struct grid_cell *cell = grid_cell(g, i, k);
@@ -187,18 +206,21 @@ static void bench_by_patch(struct strbuf *out, const struct check *c,
 		snprintf(col[ncol].label, sizeof(col[ncol].label), "%s",
 			 label.buf);
 		strbuf_release(&label);
-		if (bench_col_fill(&col[ncol], c, base->have ? base->samples :
-				   NULL, base->have ? base->nr_samples : 0,
-				   cell->samples, cell->nr_samples) == 0)
+		/* a patch against the base's runs of its own span */
+		if (bench_col_fill(&col[ncol], &plan, !i ? cell->samples :
+				   cell->base_samples, !i ? cell->nr_samples :
+				   cell->nr_base_samples, cell->samples,
+				   cell->nr_samples) == 0)
 			ncol++;
 	}
 	if (ncol) {
-		strbuf_addf(out, "%s (%s%s%s), v%d, against the base:\n",
-			    c->name, c->metric ? c->metric : "",
-			    c->metric ? ", " : "", direction(c),
-			    g->v->number);
+		strbuf_addf(out, "%s (%s%s%s, the same within +-%g%%), v%d, "
+			    "against the base:\n", c->name,
+			    c->metric ? c->metric : "", c->metric ? ", " : "",
+			    direction(c), c->threshold_pct, g->v->number);
 		print_bench(out, c, col, ncol);
 	}
+	stats_plan_release(&plan);
 	free(col);
 }
 
@@ -210,6 +232,8 @@ static void bench_by_version(struct strbuf *out, const struct check *c,
 	const struct grid_cell *a = grid_cell(prev, prev->v->nr_patches, k);
 	const struct grid_cell *b = grid_cell(g, g->v->nr_patches, k);
 	struct bench_col col[2];
+	struct stats_plan plan;
+	int r;
 
 	if (!prev->v->nr_patches || !g->v->nr_patches || !a->have ||
 	    !a->nr_samples || !b->have || !b->nr_samples)
@@ -218,10 +242,15 @@ static void bench_by_version(struct strbuf *out, const struct check *c,
 		 prev->v->number, prev->v->nr_patches, prev->v->nr_patches);
 	snprintf(col[1].label, sizeof(col[1].label), "v%d %zu/%zu",
 		 g->v->number, g->v->nr_patches, g->v->nr_patches);
-	if (bench_col_fill(&col[0], c, a->samples, a->nr_samples, a->samples,
-			   a->nr_samples) < 0 ||
-	    bench_col_fill(&col[1], c, a->samples, a->nr_samples, b->samples,
-			   b->nr_samples) < 0)
+	/* taken apart, each against its own base: one fixed comparison */
+	stats_plan_fixed(&plan, check_stats_flags(c), c->threshold_pct);
+	r = bench_col_fill(&col[0], &plan, a->samples, a->nr_samples,
+			   a->samples, a->nr_samples);
+	if (!r)
+		r = bench_col_fill(&col[1], &plan, a->samples, a->nr_samples,
+				   b->samples, b->nr_samples);
+	stats_plan_release(&plan);
+	if (r < 0)
 		return;
 	strbuf_addf(out, "%s, the whole series, v%d against v%d:\n", c->name,
 		    g->v->number, prev->v->number);

@@ -67,17 +67,10 @@ static int find_in(const char *name, void *data)
 	return 0;
 }
 
-/* The change in % of a mean of x, for a difference d of means of 1/x. */
-static double rate_pct(double d, double base_hmean)
-{
-	return (1.0 / (1.0 + d * base_hmean) - 1.0) * 100.0;
-}
-
 static void bench_line(struct strbuf *out, const struct check *c,
 		       const struct grid_cell *cell)
 {
 	const struct stats_comparison *cmp = &cell->cmp;
-	double lo, hi;
 
 	if (!cell->have_cmp) {
 		strbuf_addf(out, "%.2f (n=%zu; nothing at the base to compare "
@@ -88,24 +81,19 @@ static void bench_line(struct strbuf *out, const struct check *c,
 	strbuf_addf(out, "%.2f vs %.2f at the base: ", cmp->patch.mean,
 		    cmp->base.mean);
 	grid_pct(out, cmp->change_pct);
-	if (cmp->base.n >= 2 && cmp->patch.n >= 2 &&
-	    !isnan(cmp->welch.diff_low) && cmp->base.mean != 0) {
-		if (c->harmonic) {
-			lo = rate_pct(cmp->welch.diff_high, cmp->base.mean);
-			hi = rate_pct(cmp->welch.diff_low, cmp->base.mean);
-		} else {
-			lo = cmp->welch.diff_low / cmp->base.mean * 100.0;
-			hi = cmp->welch.diff_high / cmp->base.mean * 100.0;
-		}
+	if (!isnan(cmp->low_pct)) {
 		strbuf_addstr(out, " (95% interval ");
-		grid_pct(out, lo);
+		grid_pct(out, cmp->low_pct);
 		strbuf_addstr(out, " .. ");
-		grid_pct(out, hi);
+		grid_pct(out, cmp->high_pct);
 		strbuf_addf(out, ", p=%.3g)", cmp->welch.p);
 	}
 	strbuf_addf(out, ", %s, %s is better, n=%zu and %zu",
 		    stats_verdict_name(cmp->verdict),
 		    c->higher ? "higher" : "lower", cmp->patch.n, cmp->base.n);
+	if (cmp->runs_needed > 0)
+		strbuf_addf(out, "; about %d runs a side would decide",
+			    cmp->runs_needed);
 }
 
 static void patch_lines(struct strbuf *out, const struct check_list *checks,

@@ -79,6 +79,8 @@ static const char *verdict_class(const struct check *c,
 		return " better";
 	if (cell->cmp.verdict == STATS_WORSE)
 		return " worse";
+	if (cell->cmp.verdict == STATS_INCONCLUSIVE)
+		return " inconclusive";
 	return "";
 }
 
@@ -572,7 +574,8 @@ static const char page_css[] =
 	"td.error{background:#e8c8f0}td.timeout{background:#fbe1a6}\n"
 	"td.skip,td.other{background:#ececec}td.none{color:#888}\n"
 	"td.better{font-weight:bold;color:#0a5d0a}"
-	"td.worse{font-weight:bold;color:#9b0d0d}\n"
+	"td.worse{font-weight:bold;color:#9b0d0d}"
+	"td.inconclusive{font-style:italic;color:#6b5200}\n"
 	"dl.meta{display:grid;grid-template-columns:max-content auto;"
 	"gap:.2em 1em}dl.meta dt{font-weight:bold}dl.meta dd{margin:0}\n"
 	".legend span{display:inline-block;padding:.1em .6em;"
@@ -651,7 +654,11 @@ static void page_legend(struct strbuf *out)
 		      "<span style=\"background:#fbe1a6\">TIMEOUT</span> "
 		      "<code>-</code> nothing stored. Benchmarks: the change "
 		      "against the base, better &gt; 0, <code>*</code> "
-		      "significant, <code>?</code> inconclusive.</p>\n");
+		      "better or worse (the 95% interval of the change "
+		      "excludes 0), no mark the same (the interval lies "
+		      "within the check's threshold), <code>?</code> "
+		      "inconclusive, with the runs a side needed to "
+		      "decide.</p>\n");
 }
 
 /* Loads the versions to show into rp->vs, the latest first. */

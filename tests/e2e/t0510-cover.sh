@@ -266,24 +266,30 @@ test_expect_success 'check v1 and v2 with fixed checks' '
 	test_grep "failed$" out2 && respin results k
 '
 
+# v2's changed patches took base runs of their own beside them: the
+# base has v1's 5 and v2's 5; each patch is compared with the 5 of its
+# own time (1/3's tree is v1's: its comparison is v1's).
 test_expect_success 'the cover letter has the exact per-patch and bench tables' '
 	respin cover k >out && cat out &&
 	sed -n "/^Results of respin check/,/^---$/p" out >tables &&
 	cat >want <<-\EOW &&
 	Results of respin check, at the base and after each patch:
 	      checkpatch  build           mm-ktap                 ops
-	base              ok, 0 warnings  -                       100.00 (n=5)
+	base              ok, 0 warnings  -                       100.00 (n=10)
 	1/3   0E 0W       ok              2/3 (1 skip)            +0.0% (n=5)
 	2/3   0E 0W       ok              2/3 (1 skip)            +10.0% * (n=5)
 	3/3   0E 1W       ok              1/3, 1 failed (1 skip)  +10.0% * (n=5)
 
-	Benchmarks (mean, standard deviation and runs; the change against the first column, * when significant: Welch'"'"'s t-test and 95% intervals):
+	Benchmarks (mean, standard deviation and runs a side; the change against the
+	first column: * better or worse, its 95% interval excludes 0; ( ) the same,
+	the interval lies within the threshold; ? inconclusive, with the runs a side
+	needed to decide):
 
-	ops (ops, higher is better), v2, against the base:
+	ops (ops, higher is better, the same within +-2%), v2, against the base:
 	                       base              1/3              2/3              3/3
 	Amean  ops  100.00 ( 0.00%)  100.00 ( 0.00%)  110.00 *10.00%*  110.00 *10.00%*
-	Stdev  ops    0.32 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)
-	Runs   ops                5                5                5                5
+	Stdev  ops    0.30 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)
+	Runs   ops               10                5                5                5
 
 	ops, the whole series, v2 against v1:
 	                     v1 3/3           v2 3/3

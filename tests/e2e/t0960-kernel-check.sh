@@ -168,11 +168,18 @@ test_expect_success 'KTAP subtests ran in each patched kernel' '
 	respin results kc --check vm --patch 2 >d && test_grep "madvise_dontneed_zeroes" d
 '
 
+# (the base is the same tree in every run, and the cached store keeps
+# its samples: each run adds base runs of its own time beside the new
+# patches, and each patch is compared with those)
 test_expect_success 'a benchmark per patch against the base' '
 	perl -MJSON::PP -e "
 		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
-		for my \$i (0..3) {
-			exit 2 unless @{\$p[\$i]{results}{text}{samples}} == 3;
+		exit 2 unless @{\$p[0]{results}{text}{samples}} >= 3;
+		for my \$i (1..3) {
+			my \$c = \$p[\$i]{results}{text};
+			print qq(\$i: \$c->{verdict} \$c->{change_pct}% n=\$c->{n_patch} vs \$c->{n_base}\n);
+			exit 3 unless @{\$c->{samples}} == 3 && \$c->{n_base} == 3;
+			exit 4 unless \$c->{verdict} =~ /^(same|better|worse)\$/;
 		}
 	" <r && respin results kc >t && cat t
 '
@@ -182,12 +189,21 @@ test_expect_success 'a second check runs nothing' '
 	test_grep "^0 run, [0-9]* reused, 1 failed$" out
 '
 
-test_expect_success 'a v2 that changes only patch 3 runs only patch 3' '
+# (the bench's base runs again beside the new patch 3: a patch is
+# compared with base runs of its own time, see respin-check(1))
+test_expect_success 'a v2 that changes only patch 3 runs only patch 3 (and the bench base beside it)' '
 	sed -i "s/^int respin_extra(void) { return 1; }   $/int respin_extra(void)\n{\n\treturn 1;\n}/" mm/compaction.c &&
 	git commit -q --amend -a --no-edit &&
 	respin track kc --tip HEAD >/dev/null &&
 	{ respin check kc >out 2>err || { tail -n 5 err; false; }; } &&
-	test_grep "^4 run, [0-9]* reused, 0 failed$" out
+	test_grep "^5 run, [0-9]* reused, 0 failed$" out &&
+	respin results kc --json >r && perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>); my @p = @{\$d->{patches}};
+		my \$c = \$p[3]{results}{text};
+		print qq(3: \$c->{verdict} n=\$c->{n_patch} vs \$c->{n_base}\n);
+		exit 2 unless @{\$p[0]{results}{text}{samples}} >= 6;
+		exit 3 unless @{\$c->{samples}} == 3 && \$c->{n_base} == 3;
+	" <r
 '
 
 test_expect_success 'bisect: a next version whose new patch 3 breaks one KTAP subtest in the booted kernel' '

@@ -145,10 +145,10 @@ static const double C[] = { 9290.0, 9301.4, 9279.6, 9288.8, 9292.1, 9289.9 };
 static const double D[] = { 8744.0, 8760.3, 8738.2, 8751.7 };
 static const double E[] = { 19.1, 22.4, 18.7, 25.3, 20.2 };
 static const double F[] = { 24.9, 21.8, 27.6, 23.3, 26.1, 22.0, 25.5 };
-/* p = 0.0188 by Welch, but the two 95% intervals overlap. */
+/* p = 0.0188 by Welch, though the two 95% intervals overlap. */
 static const double G[] = { 10.0, 10.4, 9.8, 10.2, 10.1, 9.9, 10.3, 10.0 };
 static const double H[] = { 10.25, 10.6, 10.1, 10.4, 10.3, 10.2, 10.55, 10.3 };
-/* p = 0.0076, intervals overlap, interval of the difference 0.41%. */
+/* p = 0.0076, a real change of +0.32%, known within 0.41%. */
 static const double K[] = { 1000, 1004, 998, 1002, 1001, 999, 1003, 1000 };
 static const double L[] = { 1003.1, 1006.6, 1001.6, 1004.6, 1003.6, 1002.6,
 			    1006.1, 1002.6 };
@@ -253,14 +253,21 @@ static void test_welch(void)
 	   error_last());
 }
 
+/* A fixed plan (one look, the plain 95% interval) with threshold thr. */
+static void fixed(struct stats_plan *p, unsigned int flags, double thr)
+{
+	stats_plan_release(p);
+	stats_plan_fixed(p, flags, thr);
+}
+
 static void test_compare(void)
 {
 	struct stats_comparison c;
+	struct stats_plan p = { 0 };
 
 	/* fio-like throughput: higher is better, a rate. */
-	ok(!stats_compare(A, N(A), B, N(B),
-			  STATS_HIGHER_IS_BETTER | STATS_HARMONIC, &c),
-	   "compare A, B as a rate");
+	fixed(&p, STATS_HIGHER_IS_BETTER | STATS_HARMONIC, 0.5);
+	ok(!stats_compare(A, N(A), B, N(B), &p, &c), "compare A, B as a rate");
 	near(c.base.mean, 8747.49814560129, 1e-8, "base Hmean");
 	near(c.patch.mean, 8801.45413885603, 1e-8, "patch Hmean");
 	near(c.change_pct, (8801.45413885603 / 8747.49814560129 - 1) * 100,
@@ -271,58 +278,233 @@ static void test_compare(void)
 	near(c.welch.df, 6.00946207026829, 1e-9, "df on 1/x");
 	near(c.base.ci_low, 8742.86983165405, 1e-7, "Hmean interval low");
 	near(c.patch.ci_high, 8811.43621272959, 1e-7, "Hmean interval high");
-	ok(c.significant && !c.overlap && c.decided, "significant, decided");
-	ok(c.verdict == STATS_BETTER, "verdict: %s", stats_verdict_name(c.verdict));
+	/* mpmath: the interval on 1/x mapped to the change of the Hmean */
+	near(c.low_pct, 0.50431828761998, 1e-9, "interval of the change: low");
+	near(c.high_pct, 0.72956641420511, 1e-9, "  and high");
+	ok(c.look == 1 && fabs(c.level - 0.05) < 1e-12,
+	   "a fixed plan: one look at the 5%% level");
+	ok(c.significant && !c.equivalent && c.decided &&
+	   c.verdict == STATS_BETTER && c.runs_needed == 0,
+	   "outside +-0.5%%, excludes 0: better (%s)",
+	   stats_verdict_name(c.verdict));
+	fixed(&p, STATS_HIGHER_IS_BETTER | STATS_HARMONIC, 2);
+	ok(!stats_compare(A, N(A), B, N(B), &p, &c) && c.significant &&
+	   c.equivalent && c.verdict == STATS_SAME,
+	   "inside +-2%%: the same, though real (%s)",
+	   stats_verdict_name(c.verdict));
+	ok(c.threshold_pct == 2, "the threshold is reported");
 
 	/* The same numbers as times: lower is better. */
-	ok(!stats_compare(A, N(A), B, N(B), 0, &c), "compare A, B as times");
+	fixed(&p, 0, 0.5);
+	ok(!stats_compare(A, N(A), B, N(B), &p, &c), "compare A, B as times");
 	near(c.change_pct, 53.96 / 8747.5 * 100, 1e-9, "change in %% of the Amean");
 	near(c.gain_pct, -53.96 / 8747.5 * 100, 1e-9, "lower is better: gain < 0");
 	near(c.welch.t, 13.4313934972401, 1e-9, "t on x");
+	near(c.low_pct, 44.114907688358 / 8747.5 * 100, 1e-9,
+	     "the interval of the change is Welch's, in %% of the base");
 	ok(c.verdict == STATS_WORSE, "verdict: %s", stats_verdict_name(c.verdict));
 	ok(!strcmp(stats_verdict_name(c.verdict), "worse"), "named worse");
 
-	ok(!stats_compare(A, N(A), C, N(C), STATS_HIGHER_IS_BETTER, &c) &&
+	fixed(&p, STATS_HIGHER_IS_BETTER, 2);
+	ok(!stats_compare(A, N(A), C, N(C), &p, &c) &&
 	   c.verdict == STATS_BETTER && c.significant,
-	   "A -> C: +6.2%% significant");
+	   "A -> C: +6.2%% significant, better");
 	near(c.gain_pct, 542.8 / 8747.5 * 100, 1e-9, "  by 6.205%%");
 
-	ok(!stats_compare(A, N(A), D, N(D), STATS_HIGHER_IS_BETTER, &c),
+	ok(!stats_compare(A, N(A), D, N(D), &p, &c),
 	   "compare A, D");
-	ok(c.verdict == STATS_SAME && !c.significant && c.overlap,
-	   "A -> D: the same (p 0.85, overlap): %s", stats_verdict_name(c.verdict));
-	ok(c.negligible && c.decided,
-	   "  and the difference is known within 0.33%%: negligible");
-	ok(!stats_compare(E, N(E), F, N(F), 0, &c) && !c.negligible,
-	   "E -> F: the interval of the difference is 33%% wide: not negligible");
+	ok(c.verdict == STATS_SAME && c.equivalent && !c.significant,
+	   "A -> D: no change, known within +-0.2%%: the same (%s)",
+	   stats_verdict_name(c.verdict));
+	fixed(&p, STATS_HIGHER_IS_BETTER, 0.1);
+	ok(!stats_compare(A, N(A), D, N(D), &p, &c) &&
+	   c.verdict == STATS_INCONCLUSIVE && c.runs_needed > (int)N(D),
+	   "  but not within +-0.1%%: inconclusive, %d runs a side needed",
+	   c.runs_needed);
 
-	ok(!stats_compare(E, N(E), F, N(F), STATS_HIGHER_IS_BETTER, &c) &&
-	   c.verdict == STATS_SAME && !c.decided,
-	   "E -> F: p 0.057 and overlap agree: same, undecided");
+	/*
+	 * The bug this replaces: p = 0.057, so neither rule found a change,
+	 * and the old verdict was "same"; the interval of the change is
+	 * -0.6% .. +32%, far from inside +-2%.
+	 */
+	fixed(&p, STATS_HIGHER_IS_BETTER, 2);
+	ok(!stats_compare(E, N(E), F, N(F), &p, &c), "compare E, F");
+	near(c.low_pct, -0.594838717672547, 1e-9, "E -> F: interval low");
+	near(c.high_pct, 31.9774579905473, 1e-9, "  and high");
+	ok(c.verdict == STATS_INCONCLUSIVE && !c.decided && !c.equivalent &&
+	   !c.significant, "E -> F: no evidence either way: inconclusive, "
+	   "never the same (%s)", stats_verdict_name(c.verdict));
+	/* mpmath: 2 (z.975 + z.8)^2 s^2 / d^2 = 8.69 */
+	is_int(c.runs_needed, 9, "  projected: 9 runs a side decide");
 
-	ok(!stats_compare(G, N(G), H, N(H), STATS_HIGHER_IS_BETTER, &c),
-	   "compare G, H");
-	near(c.welch.p, 0.01882290918, 1e-9, "G -> H: p < 0.05");
-	ok(c.overlap, "G -> H: yet the intervals overlap");
-	ok(c.verdict == STATS_INCONCLUSIVE && !c.significant && !c.decided,
-	   "G -> H: the rules disagree: %s", stats_verdict_name(c.verdict));
+	ok(!stats_compare(G, N(G), H, N(H), &p, &c) &&
+	   c.verdict == STATS_BETTER,
+	   "G -> H: p 0.019, +2.9%% beyond the threshold: better, though "
+	   "the two 95%% intervals overlap (%s)", stats_verdict_name(c.verdict));
+	ok(!stats_compare(K, N(K), L, N(L), &p, &c) &&
+	   c.verdict == STATS_SAME && c.significant,
+	   "K -> L: a real +0.3%%, inside +-2%%: the same");
+	fixed(&p, STATS_HIGHER_IS_BETTER, 0.3);
+	ok(!stats_compare(K, N(K), L, N(L), &p, &c) &&
+	   c.verdict == STATS_BETTER, "  but better with a threshold of 0.3%%");
 
-	ok(!stats_compare(K, N(K), L, N(L), STATS_HIGHER_IS_BETTER, &c),
-	   "compare K, L");
-	near(c.welch.p, 0.007649018972, 1e-9, "K -> L: p < 0.05");
-	ok(c.overlap && !c.significant, "K -> L: intervals overlap");
-	ok(c.negligible && c.decided && c.verdict == STATS_SAME,
-	   "K -> L: the difference is known within 0.41%%: negligible, same");
-
-	ok(!stats_compare(A, 1, B, 1, STATS_HIGHER_IS_BETTER, &c) &&
+	fixed(&p, STATS_HIGHER_IS_BETTER, 2);
+	ok(!stats_compare(A, 1, B, 1, &p, &c) &&
 	   c.verdict == STATS_INCONCLUSIVE && !c.decided &&
-	   fabs(c.gain_pct - (8801.5 / 8740.1 - 1) * 100) < 1e-9,
-	   "one run a side: inconclusive, the change still given");
+	   fabs(c.gain_pct - (8801.5 / 8740.1 - 1) * 100) < 1e-9 &&
+	   isnan(c.low_pct) && c.runs_needed == 2,
+	   "one run a side: inconclusive, the change still given, 2 needed");
+	{
+		static const double f1[] = { 5, 5, 5 }, f2[] = { 6, 6, 6 };
+
+		ok(!stats_compare(f1, 3, f1, 3, &p, &c) &&
+		   c.verdict == STATS_SAME, "no spread, equal: the same");
+		ok(!stats_compare(f1, 3, f2, 3, &p, &c) &&
+		   c.verdict == STATS_BETTER, "no spread, +20%%: better");
+	}
 	ok(!strcmp(stats_verdict_name(STATS_INCONCLUSIVE), "inconclusive") &&
 	   !strcmp(stats_verdict_name(STATS_SAME), "same") &&
 	   !strcmp(stats_verdict_name(STATS_BETTER), "better"),
 	   "verdict names");
-	ok(stats_compare(A, 0, B, N(B), 0, &c) < 0, "no base samples: an error");
+	ok(stats_compare(A, 0, B, N(B), &p, &c) < 0, "no base samples: an error");
+	stats_plan_release(&p);
+}
+
+/* n samples of mean m and standard deviation sd exactly (n even). */
+static void exact(struct stats_samples *s, size_t n, double m, double sd)
+{
+	double a = sd * sqrt((double)(n - 1) / n);
+	size_t i;
+
+	s->nr = 0;
+	for (i = 0; i < n; i++)
+		stats_samples_add(s, m + (i % 2 ? a : -a));
+}
+
+static void test_plan(void)
+{
+	static const int looks30[] = { 5, 7, 9, 12, 15, 19, 24, 30 };
+	static const int looks40[] = { 5, 7, 9, 12, 15, 19, 24, 30, 40 };
+	/*
+	 * Lan-DeMets, O'Brien-Fleming-like, 5 equal looks, 5% two-sided:
+	 * looks 1 and 2 from mpmath (the normal quantile; the bivariate
+	 * normal integrated with quad, corr sqrt(1/2)), looks 3 to 5 as
+	 * the published tables print them (4 digits).
+	 */
+	static const double published[] = { 4.87688494879, 3.35701192157,
+					    2.6803, 2.2898, 2.0310 };
+	static const double tol[] = { 1e-8, 1e-8, 1e-4, 1e-4, 1e-4 };
+	double t[5] = { 0.2, 0.4, 0.6, 0.8, 1.0 }, z[5];
+	struct stats_plan p;
+	size_t i;
+	int same = 1;
+
+	near(stats_obf_spent(1, 0.05), 0.05, 1e-12, "all of alpha is spent at t = 1");
+	ok(stats_obf_spent(0.2, 0.05) < 2e-6, "little of it at t = 0.2: %g",
+	   stats_obf_spent(0.2, 0.05));
+	ok(!stats_gs_bounds(t, 5, 0.05, z), "boundaries of 5 equal looks");
+	for (i = 0; i < 5; i++)
+		near(z[i], published[i], tol[i], "  the look's boundary");
+	t[2] = 0.4;
+	ok(stats_gs_bounds(t, 5, 0.05, z) < 0 &&
+	   strstr(error_last(), "must grow"), "times that do not grow: an error");
+	error_clear();
+
+	stats_plan_init(&p, 0, 5, 30, 2);
+	ok(p.nr_looks == N(looks30), "5..30 runs: %zu looks", p.nr_looks);
+	for (i = 0; i < N(looks30) && i < p.nr_looks; i++)
+		same &= p.look_runs[i] == looks30[i];
+	ok(same, "  at 5, 7, 9, 12, 15, 19, 24 and 30 runs a side");
+	for (i = 1, same = 1; i < p.nr_looks; i++)
+		same &= p.look_z[i] < p.look_z[i - 1];
+	ok(same && p.look_z[0] > 5 && p.look_z[p.nr_looks - 1] < 2.05 &&
+	   p.look_z[p.nr_looks - 1] > 1.96,
+	   "  strict early (z %.2f), near 1.96 at the end (z %.3f)",
+	   p.look_z[0], p.look_z[p.nr_looks - 1]);
+	stats_plan_release(&p);
+	stats_plan_init(&p, 0, 5, 40, 2);
+	for (i = 0, same = p.nr_looks == N(looks40); same && i < N(looks40); i++)
+		same &= p.look_runs[i] == looks40[i];
+	ok(same, "5..40: a look just short of 40 moves to 40");
+	stats_plan_release(&p);
+	stats_plan_init(&p, 0, 3, 3, 2);
+	ok(p.nr_looks == 1 && p.look_runs[0] == 3 &&
+	   fabs(p.look_z[0] - 1.95996398454) < 1e-9,
+	   "3..3: one look, the plain 95%% interval");
+	stats_plan_release(&p);
+	ok(p.look_runs == NULL && p.nr_looks == 0, "a released plan is empty");
+}
+
+static void test_sequential(void)
+{
+	struct stats_samples b = STATS_SAMPLES_INIT, q = STATS_SAMPLES_INIT;
+	struct stats_comparison c;
+	struct stats_plan p;
+
+	/* G -> H is "better" at one fixed look, but at look 2 of 5..30 */
+	stats_plan_init(&p, STATS_HIGHER_IS_BETTER, 5, 30, 2);
+	ok(!stats_compare(G, N(G), H, N(H), &p, &c) && c.look == 2,
+	   "8 runs a side is look 2 (7 runs) of 5..30");
+	near(c.level, erfc(p.look_z[1] / sqrt(2)), 1e-15, "  at its level");
+	ok(c.level < 1e-4 && c.verdict == STATS_INCONCLUSIVE &&
+	   c.runs_needed == 9,
+	   "  too strict to decide yet: inconclusive, the next look (9) needed");
+
+	/*
+	 * The seed's case: -2.7% at 7.1% noise, 40 runs a side, the last
+	 * look of 5..40: 2 (z.975 + z.8)^2 7.1^2 / 2.7^2 = 108.5 a side.
+	 */
+	stats_plan_release(&p);
+	stats_plan_init(&p, STATS_HIGHER_IS_BETTER, 5, 40, 2);
+	exact(&b, 40, 100, 7.1);
+	exact(&q, 40, 97.3, 7.1);
+	ok(!stats_compare(b.v, b.nr, q.v, q.nr, &p, &c) && c.look == 9,
+	   "the seed's case at 40 runs: the last look");
+	near(c.change_pct, -2.7, 1e-9, "  -2.7%%");
+	ok(c.verdict == STATS_INCONCLUSIVE && !c.equivalent,
+	   "  inconclusive, not the same (%s)", stats_verdict_name(c.verdict));
+	is_int(c.runs_needed, 109, "  about 109 runs a side needed");
+	is_int(stats_next_look(&p, b.nr, q.nr, &c), 0,
+	       "  and at the maximum: the loop stops");
+	exact(&b, 110, 100, 7.1);
+	exact(&q, 110, 97.3, 7.1);
+	ok(!stats_compare(b.v, b.nr, q.v, q.nr, &p, &c) &&
+	   c.verdict == STATS_WORSE,
+	   "with 110 runs a side it is worse (%s)", stats_verdict_name(c.verdict));
+	stats_samples_release(&b);
+	stats_samples_release(&q);
+	stats_plan_release(&p);
+}
+
+static void test_window(void)
+{
+	/* the base's runs (ABBA with one patch) and the patch's */
+	static const double base[] = { 10, 11, 12, 13, 14, 15 };
+	static const int64_t bseq[] = { 1, 4, 5, 8, 9, 12 };
+	static const int64_t pseq[] = { 2, 3, 6, 7, 10, 11 };
+	static const int64_t later[] = { 20, 21 }, early[] = { 0 };
+	static const int64_t mid[] = { 6, 7 }, wide[] = { 3, 10 };
+	double out[6];
+	size_t n;
+
+	n = stats_window(base, bseq, 6, pseq, 6, out);
+	ok(n == 6 && out[0] == 10 && out[5] == 15,
+	   "taken in turns: all of the base's runs (%zu)", n);
+	n = stats_window(base, bseq, 6, mid, 2, out);
+	ok(n == 2 && out[0] == 12 && out[1] == 13,
+	   "a span with none inside: the run before, and one after to make 2");
+	n = stats_window(base, bseq, 6, wide, 2, out);
+	ok(n == 5 && out[0] == 10 && out[1] == 11 && out[4] == 14,
+	   "the run before and the four within: not the one after (%zu)", n);
+	n = stats_window(base, bseq, 6, later, 2, out);
+	ok(n == 1 && out[0] == 15,
+	   "a patch run after the base: only the base's last run (%zu)", n);
+	n = stats_window(base, bseq, 6, early, 1, out);
+	ok(n == 1 && out[0] == 10,
+	   "a patch run before the base: only its first run (%zu)", n);
+	ok(stats_window(base, bseq, 6, pseq, 0, out) == 0 &&
+	   stats_window(base, bseq, 0, pseq, 6, out) == 0,
+	   "no runs on a side: none");
 }
 
 static void samples_set(struct stats_samples *s, const double *v, size_t n)
@@ -334,120 +516,106 @@ static void samples_set(struct stats_samples *s, const double *v, size_t n)
 		stats_samples_add(s, v[i]);
 }
 
-static void test_more_runs(void)
+static void test_next_look(void)
 {
-	struct stats_samples b = STATS_SAMPLES_INIT, p = STATS_SAMPLES_INIT;
-	int n;
+	struct stats_samples b = STATS_SAMPLES_INIT, q = STATS_SAMPLES_INIT;
+	struct stats_comparison c;
+	struct stats_plan p;
 
-	ok(stats_more_runs_needed(&b, &p, 0, 3, 10) == 3,
-	   "nothing yet: the minimum");
-	samples_set(&b, A, 2);
-	samples_set(&p, B, 1);
-	ok(stats_more_runs_needed(&b, &p, 0, 3, 10) == 2,
-	   "one patch run: two more to the minimum");
-
+	stats_plan_init(&p, 0, 3, 10, 2);
+	is_int(stats_next_look(&p, 0, 0, NULL), 3, "nothing yet: the first look");
+	is_int(stats_next_look(&p, 2, 1, NULL), 3, "short of it: the first look");
 	samples_set(&b, A, N(A));
-	samples_set(&p, C, N(C));
-	ok(stats_more_runs_needed(&b, &p, STATS_HIGHER_IS_BETTER, 3, 10) == 0,
-	   "significant: decided, no more runs");
-
-	samples_set(&b, K, N(K));
-	samples_set(&p, L, N(L));
-	ok(stats_more_runs_needed(&b, &p, 0, 3, 10) == 0,
-	   "negligible: decided, no more runs");
-
-	samples_set(&b, G, N(G));
-	samples_set(&p, H, N(H));
-	n = stats_more_runs_needed(&b, &p, 0, 3, 30);
-	ok(n > 0 && n <= 30 - 8, "inconclusive G -> H: %d more runs", n);
-	/*
-	 * Projected: intervals of half-width t(k-1) s / sqrt(k) separate
-	 * once 0.25 > t(k-1) (s_G + s_H) / sqrt(k): s_G = 0.2031,
-	 * s_H = 0.1706: k = 11 gives 0.2511, k = 12 gives 0.2374.
-	 */
-	is_int(n, 4, "  enough to separate the intervals (k = 12)");
-	ok(stats_more_runs_needed(&b, &p, 0, 3, 9) == 1,
-	   "  but never past the maximum");
-	ok(stats_more_runs_needed(&b, &p, 0, 3, 8) == 0,
-	   "at the maximum: stop, undecided");
-
-	samples_set(&b, A, N(A));
-	samples_set(&p, D, N(D));
-	ok(stats_more_runs_needed(&b, &p, 0, 3, 20) == 0,
-	   "no difference, known within 0.33%%: decided");
+	samples_set(&q, C, N(C));
+	ok(!stats_compare(b.v, 3, q.v, 3, &p, &c) && c.decided,
+	   "+6.2%% at 3 runs a side: decided at the first look");
+	is_int(stats_next_look(&p, 3, 3, &c), 0, "  so the loop stops");
+	is_int(stats_next_look(&p, 4, 4, &c), 5,
+	       "  but between looks it goes on to the next (5)");
 	samples_set(&b, E, N(E));
-	samples_set(&p, F, N(F));
-	n = stats_more_runs_needed(&b, &p, 0, 3, 10);
-	ok(n == 10 - 5, "no decision in sight, wide interval: up to the max (%d)",
-	   n);
-	/*
-	 * E -> F differ by 3.317 with s_E + s_F = 4.905: at k = 11,
-	 * t(10) 4.905 / sqrt(11) = 3.295 separates the intervals.
-	 */
-	is_int(stats_more_runs_needed(&b, &p, 0, 3, 20), 11 - 5,
-	       "  a larger maximum: the projected 11 runs");
+	samples_set(&q, F, N(F));
+	ok(!stats_compare(b.v, 3, q.v, 3, &p, &c) && !c.decided,
+	   "E -> F at 3 runs: not decided");
+	is_int(stats_next_look(&p, 3, 3, &c), 5, "  the next look: 5 a side");
+	is_int(stats_next_look(&p, 10, 3, &c), 5,
+	       "  a larger base: the patch still goes to 5");
+	is_int(stats_next_look(&p, 9, 9, &c), 10, "  after 9: the last, 10");
+	is_int(stats_next_look(&p, 10, 10, &c), 0, "  at 10: stop, undecided");
 
 	{
-		/* Adaptive loop: add samples until it says stop. */
+		/* The loop as respin check runs it, on a negligible change. */
 		static const double noise[] = { 0.3, -0.5, 0.1, 0.6, -0.2,
 						-0.4, 0.5, 0.0, -0.1, 0.2 };
-		int runs = 0, more;
+		struct stats_plan r;
+		int runs = 0, want;
 
-		stats_samples_release(&b);
-		stats_samples_release(&p);
-		while ((more = stats_more_runs_needed(&b, &p, STATS_HARMONIC,
-						      3, 10)) > 0) {
-			int k;
+		stats_plan_init(&r, STATS_HARMONIC, 3, 30, 2);
+		b.nr = q.nr = 0;
+		for (;;) {
+			int have = b.nr > 0;
 
-			for (k = 0; k < more; k++, runs++) {
+			if (have)
+				stats_compare(b.v, b.nr, q.v, q.nr, &r, &c);
+			want = stats_next_look(&r, b.nr, q.nr, have ? &c : NULL);
+			if (!want)
+				break;
+			for (; (int)b.nr < want; runs++) {
 				stats_samples_add(&b, 100 + noise[runs % 10]);
-				stats_samples_add(&p, 100 + noise[(runs + 3) % 10]);
+				stats_samples_add(&q, 100 + noise[(runs + 3) % 10]);
 			}
 		}
-		ok(more == 0 && runs >= 3 && runs <= 10,
-		   "a loop on a negligible change stops after %d runs", runs);
+		ok(c.verdict == STATS_SAME && runs < 30,
+		   "a loop on no change stops after %d runs: %s", runs,
+		   stats_verdict_name(c.verdict));
+		stats_plan_release(&r);
 	}
 	{
 		double bad[] = { 1, 0, 2 };
 
 		samples_set(&b, bad, 3);
-		samples_set(&p, bad, 3);
+		samples_set(&q, bad, 3);
+		p.flags = STATS_HARMONIC;
 		error_clear();
-		ok(stats_more_runs_needed(&b, &p, STATS_HARMONIC, 3, 10) < 0,
+		ok(stats_compare(b.v, b.nr, q.v, q.nr, &p, &c) < 0,
 		   "a rate of 0 is an error: %s", error_last());
 	}
 	stats_samples_release(&b);
-	stats_samples_release(&p);
+	stats_samples_release(&q);
 	ok(b.nr == 0 && b.v == NULL, "released samples are empty");
+	stats_plan_release(&p);
 }
 
 static void test_format(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct stats_comparison c;
+	struct stats_plan p;
 	struct stats_cell cells[4] = {
-		{ 8747.59, 0, 0 },
-		{ 8801.10, 0.61, 0 },
-		{ 9290.33, 6.2, 1 },
-		{ 9367.29, 7.08, 1 },
+		{ 8747.59, 0, STATS_MARK_NONE },
+		{ 8801.10, 0.61, STATS_MARK_NONE },
+		{ 9290.33, 6.2, STATS_MARK_SIGNIFICANT },
+		{ 9367.29, 7.08, STATS_MARK_SIGNIFICANT },
 	};
 
-	stats_format_cell(&sb, 8801.10, 0.6117, 0, 2);
-	is_str(sb.buf, "8801.10 ( 0.61%)", "cell, not significant");
+	stats_format_cell(&sb, 8801.10, 0.6117, STATS_MARK_NONE, 2);
+	is_str(sb.buf, "8801.10 ( 0.61%)", "cell, the same");
 	strbuf_reset(&sb);
-	stats_format_cell(&sb, 9290.33, 6.2, 1, 2);
+	stats_format_cell(&sb, 9290.33, 6.2, STATS_MARK_SIGNIFICANT, 2);
 	is_str(sb.buf, "9290.33 * 6.20%*", "cell, significant");
 	strbuf_reset(&sb);
-	stats_format_cell(&sb, 0.4867, -5.123, 1, 4);
+	stats_format_cell(&sb, 8790.20, -0.49, STATS_MARK_UNSURE, 2);
+	is_str(sb.buf, "8790.20 ?-0.49%?", "cell, inconclusive");
+	strbuf_reset(&sb);
+	stats_format_cell(&sb, 0.4867, -5.123, STATS_MARK_SIGNIFICANT, 4);
 	is_str(sb.buf, "0.4867 *-5.12%*", "negative gain, four decimals");
 	strbuf_reset(&sb);
-	stats_format_cell(&sb, 12.0, -0.001, 0, 2);
+	stats_format_cell(&sb, 12.0, -0.001, STATS_MARK_NONE, 2);
 	is_str(sb.buf, "12.00 ( 0.00%)", "no -0.00%%");
 	strbuf_reset(&sb);
-	stats_format_cell(&sb, 12.0, 123.456, 1, 2);
+	stats_format_cell(&sb, 12.0, 123.456, STATS_MARK_SIGNIFICANT, 2);
 	is_str(sb.buf, "12.00 *123.46%*", "a large change widens the cell");
 	strbuf_reset(&sb);
-	stats_format_cell(&sb, 12.0, NAN, 0, 2);
+	stats_format_cell(&sb, 12.0, NAN, STATS_MARK_NONE, 2);
 	is_str(sb.buf, "12.00 ( 0.00%)", "an unknown change prints as 0");
 	strbuf_reset(&sb);
 
@@ -462,17 +630,22 @@ static void test_format(void)
 	       "padded name and cells");
 	strbuf_reset(&sb);
 
-	stats_compare(A, N(A), C, N(C), STATS_HIGHER_IS_BETTER, &c);
+	stats_plan_fixed(&p, STATS_HIGHER_IS_BETTER, 2);
+	stats_compare(A, N(A), C, N(C), &p, &c);
 	stats_cell_from_comparison(&cells[0], &c);
-	stats_format_cell(&sb, cells[0].value, cells[0].pct,
-			  cells[0].significant, 2);
+	stats_format_cell(&sb, cells[0].value, cells[0].pct, cells[0].mark, 2);
 	is_str(sb.buf, "9290.30 * 6.21%*", "a cell from a comparison");
 	strbuf_reset(&sb);
-	stats_compare(A, N(A), D, N(D), STATS_HIGHER_IS_BETTER, &c);
+	stats_compare(A, N(A), D, N(D), &p, &c);
 	stats_cell_from_comparison(&cells[0], &c);
-	stats_format_cell(&sb, cells[0].value, cells[0].pct,
-			  cells[0].significant, 2);
-	is_str(sb.buf, "8748.55 ( 0.01%)", "an insignificant cell from a comparison");
+	stats_format_cell(&sb, cells[0].value, cells[0].pct, cells[0].mark, 2);
+	is_str(sb.buf, "8748.55 ( 0.01%)", "a cell of the same from a comparison");
+	strbuf_reset(&sb);
+	stats_compare(E, N(E), F, N(F), &p, &c);
+	stats_cell_from_comparison(&cells[0], &c);
+	stats_format_cell(&sb, cells[0].value, cells[0].pct, cells[0].mark, 2);
+	is_str(sb.buf, "24.46 ?15.69%?", "an inconclusive cell from a comparison");
+	stats_plan_release(&p);
 	strbuf_release(&sb);
 }
 
@@ -482,7 +655,10 @@ int main(void)
 	test_descriptive();
 	test_welch();
 	test_compare();
-	test_more_runs();
+	test_plan();
+	test_sequential();
+	test_window();
+	test_next_look();
 	test_format();
 	return done_testing();
 }
