@@ -13,7 +13,7 @@
  *    "same"; when inconclusive, the projected runs a side are given
  *    (the true need is about 109 a side for 80% power).
  *
- * tests/e2e/t0630-bench-verdicts.sh runs a few of these through the
+ * tests/e2e/t0625-bench-verdicts.sh runs a few of these through the
  * real respin check; make bench (tools/bench/verdicts.sh) all of them.
  */
 #include "ci/stats.h"
