@@ -7,6 +7,7 @@
  * KTAP subtest) fails while the one before passes, by binary search
  * over the stored results, running only what is missing.
  */
+#include "bisect/benchbisect.h"
 #include "bisect/search.h"
 #include "bisect/setup.h"
 #include "bisect/testprobe.h"
@@ -275,6 +276,18 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r < 0)
 		goto fail;
 	e.progress = ctx->stderr_is_tty;
+	if (c->kind == CHECK_BENCH) {
+		r = bench_bisect(&e, c, json);
+		if (r < 0 && run_interrupted()) {
+			fprintf(stderr, "respin: %s: stopped; the runs taken are "
+				"stored\n", term_safe(error_last()));
+			error_clear();
+			r = 128 + run_interrupted();
+		} else if (r < 0) {
+			r = error_report(r);
+		}
+		goto out;
+	}
 
 	test_probe_init(&tp, &e, c, subtest);
 	bisect_init(&b, v->nr_patches);

@@ -50,15 +50,12 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 		return error_code(RESPIN_EUSAGE, "'%s' looks at each patch "
 				  "alone (a lint check): 'respin results' "
 				  "names the patches it fails on", name);
-	if (want->kind == CHECK_BENCH)
-		return error_code(RESPIN_EUSAGE, "'%s' is a bench: bench "
-				  "bisect is not built yet", name);
 	if (subtest && want->kind != CHECK_KTAP)
 		return error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
 				  "check; '%s' is a %s check", name,
 				  check_kind_name(want->kind));
 	strbuf_addstr(&only, name);
-	if (want->kind == CHECK_KTAP)
+	if (want->kind == CHECK_KTAP || want->kind == CHECK_BENCH)
 		for (i = 0; i < l->nr; i++)
 			if (l->items[i].kind == CHECK_BUILD)
 				strbuf_addf(&only, ",%s", l->items[i].name);

@@ -14,10 +14,10 @@
 int bisect_retries(git_repository *repo, int *retries);
 
 /*
- * Keeps in l the check named name (a build, ktap or command check) and
- * the builds a ktap check needs; *c is it.  RESPIN_EUSAGE, saying why,
- * for an unknown check, a lint or bench check, or a subtest pattern
- * with a check that is not ktap.
+ * Keeps in l the check named name (a build, ktap, command or bench
+ * check) and the builds a ktap or bench check needs; *c is it.
+ * RESPIN_EUSAGE, saying why, for an unknown check, a lint check, or a
+ * subtest pattern with a check that is not ktap.
  */
 int bisect_pick_checks(struct check_list *l, const char *name,
 		       const char *subtest, const struct check **c);

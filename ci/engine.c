@@ -1219,6 +1219,36 @@ static int run_benches(struct engine *e)
 	return r;
 }
 
+int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
+		      size_t b)
+{
+	struct bench_pos bp[2];
+	size_t k;
+	int r = 0;
+
+	memset(bp, 0, sizeof(bp));
+	bp[0].pos = a;
+	bp[1].pos = b;
+	for (k = 0; k < 2; k++)
+		strbuf_init(&bp[k].log, 0);
+	for (k = 0; k < 2 && r >= 0; k++)
+		r = bench_load(e, c, &bp[k]);
+	if (r >= 0)
+		r = bench_rounds(e, c, bp, 2);
+	for (k = 0; k < 2; k++) {
+		if (r >= 0)
+			r = bench_store(e, c, &bp[k]);
+		if (bp[k].ran)
+			e->ran++;
+		free(bp[k].v);
+		free(bp[k].seq);
+		strbuf_release(&bp[k].log);
+	}
+	if (e->progress)
+		fputs("\r\033[K", stderr);
+	return r;
+}
+
 /* Does check c need the tree of position i built first? */
 static int needs_build(const struct check *c)
 {

@@ -49,6 +49,15 @@ int engine_lock(struct engine *e, int wait, int (*stop)(void));
 /* Stops, recording nothing more, when run_interrupted() says so. */
 int engine_run(struct engine *e);
 
+/*
+ * Bench c at position b against position a as if a were the base: the
+ * two run in turns until the comparison of b with a's runs of its span
+ * is decided or at the plan's maximum (respin bisect: a patch against
+ * the one before it).  Samples are stored as respin check stores them.
+ */
+int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
+		      size_t b);
+
 /* The commit at position i (0 = the base). */
 const git_oid *engine_commit(const struct series_version *v, size_t i);
 /* The result key of check c at position i, appended to out. */

@@ -129,4 +129,71 @@ test_expect_success 'bad use: 129 with what to do; an unknown series: 128' '
 	test_grep "no series named" err
 '
 
+# Benches: the synthetic bench of t0625 (tests/helpers/synthbench), a
+# time where lower is better; patch 3 of 6 makes it 3% slower at 2%
+# noise, and it stays so.
+SYNTH="$RESPIN_BUILD/tests/helpers/synthbench"
+mkdir -p "$TRASH/state"
+git checkout -q -b slow mm-unstable || exit 1
+for i in 1 2 3 4 5 6; do
+	echo "$i" >"q$i"
+	[ $i = 3 ] && echo 3 >synth-effect
+	git add -A && git commit -qm "q$i: patch $i" || exit 1
+done
+respin track q --base mm-unstable >/dev/null || exit 1
+git checkout -q mm-unstable
+bench() {	# NAME SEED
+	git config respin.check.$1.kind bench &&
+	git config respin.check.$1.metric lat &&
+	git config respin.check.$1.higher false &&
+	git config respin.check.$1.command "SYNTH_STATE=$TRASH/state $SYNTH lat $2 2"
+}
+
+test_expect_success 'a bench: the patch that made it 3% slower, against the one before it' '
+	for seed in 1 2 3; do
+		bench b$seed $seed &&
+		respin bisect q --check b$seed --json >j$seed || { cat j$seed; return 1; }
+		test_grep "\"answer\": \"found\"" j$seed && test_grep "\"patch\": 3," j$seed &&
+		perl -MJSON::PP -e "
+			local \$/; my \$d = decode_json(<STDIN>);
+			my \$p = \$d->{against_before}; my \$b = \$d->{against_base};
+			exit 2 unless \$p->{verdict} eq q(worse) && \$b->{verdict} eq q(worse);
+			my (\$lo, \$hi) = @{\$p->{interval_pct}};
+			exit 3 unless \$lo > 0 && \$lo < 3 && 3 < \$hi + 2;
+			exit 4 unless \$d->{before} == 2 && \$d->{runs} > 0;
+		" <j$seed || return 1
+	done
+'
+
+test_expect_success 'the one line a reply can quote; again, the stored runs serve' '
+	first=$(sed -n "s/^  \"runs\": \([0-9]*\),$/\1/p" j1) &&
+	respin bisect q --check b1 >out && cat out &&
+	test_grep "^Bisected to 3/6 \"q3: patch 3\": +[0-9.]*% ± [0-9.]*%, n=[0-9]* vs [0-9]* against 2/6; +[0-9.]*% against the base$" out &&
+	again=$(sed -n "s/^q v1, bench b1: \([0-9]*\) runs\{0,1\} taken$/\1/p" out) &&
+	test "$again" -lt "$first"
+'
+
+test_expect_success 'a later patch that undoes it is said' '
+	git checkout -q -b undo mm-unstable &&
+	echo 1 >r1 && git add r1 && git commit -qm "r1: one" &&
+	echo 3 >synth-effect && git add synth-effect && git commit -qm "r2: slower" &&
+	echo 3 >r3 && git add r3 && git commit -qm "r3: three" &&
+	echo 0 >synth-effect && git add synth-effect && git commit -qm "r4: fast again" &&
+	respin track r --base mm-unstable >/dev/null && git checkout -q mm-unstable &&
+	bench ub 7 &&
+	respin check r --only ub >/dev/null 2>&1 &&
+	respin bisect r --check ub >out && cat out &&
+	test_grep "^Bisected to 2/4 \"r2: slower\": .*; undone by 4/4 \"r4: fast again\"$" out
+'
+
+test_expect_success 'a bench that does not move: nothing to bisect, exit 1' '
+	git checkout -q -b flat mm-unstable &&
+	echo 1 >f1 && git add f1 && git commit -qm "f1: nothing" &&
+	echo 2 >f2 && git add f2 && git commit -qm "f2: nothing" &&
+	respin track f --base mm-unstable >/dev/null && git checkout -q mm-unstable &&
+	bench fb 11 &&
+	test_expect_code 1 respin bisect f --check fb >out &&
+	test_grep "^Nothing to bisect: fb at 2/2 is not worse than the base$" out
+'
+
 test_done

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "bisect/benchbisect.h"
+#include "bisect/benchprobe.h"
+#include "bisect/search.h"
+#include "tools/lib/error.h"
+#include "tools/lib/json.h"
+#include "tools/lib/termsafe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum bench_answer {
+	BB_FOUND,		/* worse than the base and than the one before */
+	BB_GRADUAL,		/* worse than the base, not than the one before */
+	BB_INCONCLUSIVE,	/* against the one before: not decided */
+	BB_NONE,		/* the last patch is not worse than the base */
+	BB_UNTESTABLE,		/* the search met undecided positions only */
+};
+
+static const char *answer_name(enum bench_answer a)
+{
+	static const char *const names[] = { "found", "gradual",
+		"inconclusive", "none", "untestable" };
+
+	return names[a];
+}
+
+/* Searches for where it gets better again: the outcomes flipped. */
+struct flipped {
+	struct bench_probe *bp;
+	size_t off;
+};
+
+static enum bisect_outcome flip(enum bisect_outcome o)
+{
+	return o == BISECT_GOOD ? BISECT_BAD : o == BISECT_BAD ? BISECT_GOOD : o;
+}
+
+static int flipped_test(void *data, size_t i, int again,
+			enum bisect_outcome *out)
+{
+	struct flipped *f = data;
+	int r = bench_probe_test(f->bp, f->off + i, again, out);
+
+	*out = flip(*out);
+	return r;
+}
+
+/* The first patch after fb no longer worse than the base, or 0. */
+static int find_undo(struct bench_probe *bp, struct bisect *b, size_t fb,
+		     size_t *undo)
+{
+	struct flipped f = { bp, fb };
+	struct bisect_probe p = { flipped_test, &f };
+	struct bisect u;
+	size_t i;
+	int r;
+
+	*undo = 0;
+	bisect_init(&u, b->n - fb);
+	for (i = 0; i <= u.n; i++)
+		u.at[i] = flip(b->at[fb + i]);
+	r = bisect_run(&u, &p);
+	if (!r && u.answer == BISECT_FOUND)
+		*undo = fb + u.first_bad;
+	for (i = 0; i <= u.n; i++)
+		b->at[fb + i] = flip(u.at[i]);
+	bisect_release(&u);
+	return r;
+}
+
+static void position(struct strbuf *out, const struct series_version *v,
+		     size_t i, int title)
+{
+	if (!i) {
+		strbuf_addstr(out, "the base");
+		return;
+	}
+	strbuf_addf(out, "%zu/%zu", i, v->nr_patches);
+	if (title && v->patches[i - 1].subject)
+		strbuf_addf(out, " \"%s\"", v->patches[i - 1].subject);
+}
+
+struct report {
+	enum bench_answer answer;
+	size_t first_bad, last_good, undo, runs;
+	struct stats_comparison pair;	/* first_bad against last_good */
+	int have_pair;
+};
+
+static void result_line(struct strbuf *out, const struct report *rp,
+			const struct bench_probe *bp,
+			const struct series_version *v)
+{
+	struct strbuf pos = STRBUF_INIT, before = STRBUF_INIT;
+	const struct stats_comparison *vb = &bp->cmp[rp->first_bad];
+
+	position(&pos, v, rp->first_bad, 1);
+	position(&before, v, rp->last_good, 0);
+	switch (rp->answer) {
+	case BB_FOUND:
+		strbuf_addf(out, "Bisected to %s: %+.1f%% \u00b1 %.1f%%, n=%zu "
+			    "vs %zu", pos.buf, rp->pair.change_pct,
+			    (rp->pair.high_pct - rp->pair.low_pct) / 2,
+			    rp->pair.patch.n, rp->pair.base.n);
+		if (rp->last_good)
+			strbuf_addf(out, " against %s; %+.1f%% against the base",
+				    before.buf, vb->change_pct);
+		break;
+	case BB_GRADUAL:
+		strbuf_addf(out, "Not one patch: from %s on %s is worse than the "
+			    "base (%+.1f%%), but not than %s (%+.1f%%, %s)",
+			    pos.buf, bp->c->name, vb->change_pct, before.buf,
+			    rp->pair.change_pct,
+			    stats_verdict_name(rp->pair.verdict));
+		break;
+	case BB_INCONCLUSIVE:
+		strbuf_addf(out, "Inconclusive: %s is worse than the base "
+			    "(%+.1f%%), but against %s (%+.1f%%, n=%zu vs %zu) "
+			    "it would need about %d runs a side", pos.buf,
+			    vb->change_pct, before.buf, rp->pair.change_pct,
+			    rp->pair.patch.n, rp->pair.base.n,
+			    rp->pair.runs_needed);
+		break;
+	case BB_NONE:
+		strbuf_addf(out, "Nothing to bisect: %s at %zu/%zu is not worse "
+			    "than the base", bp->c->name, v->nr_patches,
+			    v->nr_patches);
+		break;
+	case BB_UNTESTABLE:
+		strbuf_addf(out, "Inconclusive: %s cannot tell the patches from "
+			    "the base within its runs (see the positions)",
+			    bp->c->name);
+		break;
+	}
+	if (rp->undo && (rp->answer == BB_FOUND || rp->answer == BB_GRADUAL)) {
+		strbuf_reset(&pos);
+		position(&pos, v, rp->undo, 1);
+		strbuf_addf(out, "; undone by %s", pos.buf);
+	}
+	strbuf_release(&pos);
+	strbuf_release(&before);
+}
+
+static const char *outcome_name(enum bisect_outcome o)
+{
+	return o == BISECT_GOOD ? "good" : o == BISECT_BAD ? "bad" :
+	       o == BISECT_SKIP ? "undecided" : "unknown";
+}
+
+static void print_text(const struct bisect *b, const struct report *rp,
+		       const struct bench_probe *bp, const struct series *s,
+		       const struct series_version *v)
+{
+	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&out, "%s v%d, bench %s: %zu run%s taken\n", s->name,
+		    v->number, bp->c->name, rp->runs, rp->runs == 1 ? "" : "s");
+	for (i = 0; i <= b->n; i++) {
+		if (b->at[i] == BISECT_UNKNOWN)
+			continue;
+		strbuf_reset(&line);
+		position(&line, v, i, 0);
+		strbuf_addf(&out, "  %-8s %-9s %-6s %s\n", line.buf,
+			    outcome_name(b->at[i]), bp->ran[i] ? "ran" : "stored",
+			    bp->why[i].buf);
+	}
+	if (rp->have_pair && rp->last_good) {
+		strbuf_reset(&line);
+		position(&line, v, rp->first_bad, 0);
+		strbuf_addf(&out, "  %s against ", line.buf);
+		strbuf_reset(&line);
+		position(&line, v, rp->last_good, 0);
+		strbuf_addf(&out, "%s: %s ", line.buf,
+			    stats_verdict_name(rp->pair.verdict));
+		bench_probe_effect(&out, &rp->pair);
+		strbuf_addch(&out, '\n');
+	}
+	strbuf_reset(&line);
+	result_line(&line, rp, bp, v);
+	strbuf_addf(&out, "%s\n", line.buf);
+	strbuf_reset(&line);
+	strbuf_add_term_safe(&line, out.buf, out.len, TERM_SAFE_LINES);
+	fputs(line.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&line);
+}
+
+static void json_cmp(struct json *j, const char *key,
+		     const struct stats_comparison *c)
+{
+	json_key(j, key);
+	json_object_begin(j);
+	json_string_member(j, "verdict", stats_verdict_name(c->verdict));
+	json_key(j, "change_pct");
+	json_double(j, c->change_pct);
+	json_key(j, "interval_pct");
+	json_array_begin(j);
+	json_double(j, c->low_pct);
+	json_double(j, c->high_pct);
+	json_array_end(j);
+	json_int_member(j, "n_before", (int64_t)c->base.n);
+	json_int_member(j, "n_patch", (int64_t)c->patch.n);
+	json_key(j, "runs_needed");
+	if (c->verdict == STATS_INCONCLUSIVE && c->runs_needed > 0)
+		json_int(j, c->runs_needed);
+	else
+		json_null(j);
+	json_object_end(j);
+}
+
+static void print_json(const struct bisect *b, const struct report *rp,
+		       const struct bench_probe *bp, const struct series *s,
+		       const struct series_version *v)
+{
+	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
+	struct json j;
+	size_t i;
+	int named = rp->answer != BB_NONE && rp->answer != BB_UNTESTABLE;
+
+	json_init(&j, &out, 1);
+	json_object_begin(&j);
+	json_string_member(&j, "series", s->name);
+	json_int_member(&j, "version", v->number);
+	json_string_member(&j, "check", bp->c->name);
+	json_string_member(&j, "answer", answer_name(rp->answer));
+	json_key(&j, "patch");
+	if (named)
+		json_int(&j, (int64_t)rp->first_bad);
+	else
+		json_null(&j);
+	json_key(&j, "title");
+	if (named && v->patches[rp->first_bad - 1].subject)
+		json_string(&j, v->patches[rp->first_bad - 1].subject);
+	else
+		json_null(&j);
+	json_key(&j, "before");
+	if (named)
+		json_int(&j, (int64_t)rp->last_good);
+	else
+		json_null(&j);
+	if (named) {
+		json_cmp(&j, "against_before", &rp->pair);
+		json_cmp(&j, "against_base", &bp->cmp[rp->first_bad]);
+	}
+	json_key(&j, "undone_by");
+	if (rp->undo)
+		json_int(&j, (int64_t)rp->undo);
+	else
+		json_null(&j);
+	json_int_member(&j, "runs", (int64_t)rp->runs);
+	json_key(&j, "positions");
+	json_array_begin(&j);
+	for (i = 0; i <= b->n; i++) {
+		if (b->at[i] == BISECT_UNKNOWN)
+			continue;
+		json_object_begin(&j);
+		json_int_member(&j, "patch", (int64_t)i);
+		json_string_member(&j, "outcome", outcome_name(b->at[i]));
+		json_bool_member(&j, "ran", bp->ran[i]);
+		json_string_member(&j, "why", bp->why[i].buf);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	result_line(&line, rp, bp, v);
+	json_string_member(&j, "line", line.buf);
+	json_object_end(&j);
+	puts(out.buf);
+	strbuf_release(&out);
+	strbuf_release(&line);
+}
+
+int bench_bisect(struct engine *e, const struct check *c, int json)
+{
+	struct bench_probe bp;
+	struct bisect_probe probe = { bench_probe_test, &bp };
+	struct bisect b;
+	struct report rp;
+	size_t i, before = 0, after = 0;
+	int r, decided;
+
+	memset(&rp, 0, sizeof(rp));
+	bench_probe_init(&bp, e, c);
+	bisect_init(&b, bp.n);
+	r = bench_probe_samples(&bp, &before);
+	for (i = 0; i <= bp.n && r >= 0; i++)
+		r = bench_probe_stored(&bp, i, &b.at[i]);
+	if (r >= 0)
+		r = bisect_run(&b, &probe);
+	if (r < 0)
+		goto out;
+	rp.first_bad = b.first_bad;
+	rp.last_good = b.last_good;
+	if (b.answer == BISECT_NONE) {
+		rp.answer = BB_NONE;
+	} else if (b.answer != BISECT_FOUND) {
+		rp.answer = BB_UNTESTABLE;
+	} else {
+		/* against the patch before it, in turns */
+		if (rp.last_good) {
+			r = engine_bench_pair(e, c, rp.last_good, rp.first_bad);
+			if (r >= 0)
+				r = bench_probe_compare(&bp, rp.last_good,
+							rp.first_bad, &rp.pair,
+							&decided);
+			if (r < 0)
+				goto out;
+			rp.have_pair = !r;
+			r = 0;
+			/* the base's side may have grown: say it as it is now */
+			bench_probe_stored(&bp, rp.first_bad, &b.at[rp.first_bad]);
+		} else {
+			rp.pair = bp.cmp[rp.first_bad];
+			rp.have_pair = 1;
+		}
+		rp.answer = !rp.have_pair ? BB_INCONCLUSIVE :
+			    rp.pair.verdict == STATS_WORSE ? BB_FOUND :
+			    rp.pair.verdict == STATS_INCONCLUSIVE ?
+			    BB_INCONCLUSIVE : BB_GRADUAL;
+		/* does a later patch undo it? */
+		if (b.at[bp.n] == BISECT_UNKNOWN &&
+		    (r = bench_probe_test(&bp, bp.n, 0, &b.at[bp.n])) < 0)
+			goto out;
+		if (b.at[bp.n] == BISECT_GOOD &&
+		    (r = find_undo(&bp, &b, rp.first_bad, &rp.undo)) < 0)
+			goto out;
+	}
+	r = bench_probe_samples(&bp, &after);
+	if (r < 0)
+		goto out;
+	rp.runs = after - before;
+	if (json)
+		print_json(&b, &rp, &bp, e->s, e->v);
+	else
+		print_text(&b, &rp, &bp, e->s, e->v);
+	r = rp.answer == BB_FOUND ? 0 : 1;
+out:
+	bisect_release(&b);
+	bench_probe_release(&bp);
+	return r;
+}
