@@ -272,14 +272,44 @@ static void print_json(const struct bisect *b, const struct report *rp,
 	strbuf_release(&line);
 }
 
+/* b against a into rp->pair: a as the base, run in turns as needed. */
+static int pair(struct bench_probe *bp, struct engine *e,
+		const struct check *c, size_t a, size_t b, struct report *rp)
+{
+	int decided, r;
+
+	rp->have_pair = 0;
+	if (!a) {
+		/* against the base: its own comparison */
+		rp->pair = bp->cmp[b];
+		rp->have_pair = bp->have[b];
+		return 0;
+	}
+	r = engine_bench_pair(e, c, a, b);
+	if (r >= 0)
+		r = bench_probe_compare(bp, a, b, &rp->pair, &decided);
+	if (r < 0)
+		return r;
+	rp->have_pair = !r;
+	/* the base's side may have grown: say it as it is now */
+	if (bp->have[b]) {
+		enum bisect_outcome o;
+
+		r = bench_probe_stored(bp, b, &o);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int bench_bisect(struct engine *e, const struct check *c, int json)
 {
 	struct bench_probe bp;
 	struct bisect_probe probe = { bench_probe_test, &bp };
 	struct bisect b;
 	struct report rp;
-	size_t i, before = 0, after = 0;
-	int r, decided;
+	size_t i, iter, before = 0, after = 0;
+	int r, gradual = 0;
 
 	memset(&rp, 0, sizeof(rp));
 	bench_probe_init(&bp, e, c);
@@ -287,43 +317,84 @@ int bench_bisect(struct engine *e, const struct check *c, int json)
 	r = bench_probe_samples(&bp, &before);
 	for (i = 0; i <= bp.n && r >= 0; i++)
 		r = bench_probe_stored(&bp, i, &b.at[i]);
-	if (r >= 0)
+	/*
+	 * Search, then hold the first bad against the one before it; one
+	 * that is not worse than its (good) predecessor was a false alarm
+	 * of its own comparison with the base, or one step of a gradual
+	 * change: it counts as good and the search goes on above it.
+	 */
+	rp.answer = BB_UNTESTABLE;
+	for (iter = 0; r >= 0 && iter <= bp.n; iter++) {
+		size_t cand;
+		int settled = 0;
+
 		r = bisect_run(&b, &probe);
-	if (r < 0)
-		goto out;
-	rp.first_bad = b.first_bad;
-	rp.last_good = b.last_good;
-	if (b.answer == BISECT_NONE) {
-		rp.answer = BB_NONE;
-	} else if (b.answer != BISECT_FOUND) {
-		rp.answer = BB_UNTESTABLE;
-	} else {
-		/* against the patch before it, in turns */
-		if (rp.last_good) {
-			r = engine_bench_pair(e, c, rp.last_good, rp.first_bad);
-			if (r >= 0)
-				r = bench_probe_compare(&bp, rp.last_good,
-							rp.first_bad, &rp.pair,
-							&decided);
+		if (r < 0)
+			goto out;
+		if (b.answer == BISECT_NONE) {
+			rp.answer = gradual ? BB_GRADUAL : BB_NONE;
+			break;
+		}
+		if ((b.answer != BISECT_FOUND && b.answer != BISECT_UNTESTABLE) ||
+		    b.first_bad > bp.n || b.at[b.first_bad] != BISECT_BAD) {
+			rp.answer = BB_UNTESTABLE;
+			break;
+		}
+		for (cand = b.last_good + 1; cand <= b.first_bad && !settled;
+		     cand++) {
+			rp.first_bad = cand;
+			rp.last_good = cand - 1;
+			r = pair(&bp, e, c, cand - 1, cand, &rp);
 			if (r < 0)
 				goto out;
-			rp.have_pair = !r;
-			r = 0;
-			/* the base's side may have grown: say it as it is now */
-			bench_probe_stored(&bp, rp.first_bad, &b.at[rp.first_bad]);
-		} else {
-			rp.pair = bp.cmp[rp.first_bad];
-			rp.have_pair = 1;
+			if (rp.have_pair && rp.pair.verdict == STATS_WORSE) {
+				rp.answer = BB_FOUND;
+				settled = 1;
+			} else if (!rp.have_pair ||
+				   rp.pair.verdict == STATS_INCONCLUSIVE) {
+				rp.answer = BB_INCONCLUSIVE;
+				settled = 1;
+			} else {
+				/* not worse than the one before: good */
+				if (b.at[cand] == BISECT_BAD)
+					gradual = 1;
+				b.at[cand] = BISECT_GOOD;
+			}
 		}
-		rp.answer = !rp.have_pair ? BB_INCONCLUSIVE :
-			    rp.pair.verdict == STATS_WORSE ? BB_FOUND :
-			    rp.pair.verdict == STATS_INCONCLUSIVE ?
-			    BB_INCONCLUSIVE : BB_GRADUAL;
+		if (settled && rp.answer == BB_FOUND && rp.first_bad < bp.n) {
+			/*
+			 * A regression stays: the patch after it is worse
+			 * too, or it undoes it (better than it).  One after
+			 * it that is neither makes this a false alarm of its
+			 * own comparison: good, and search on.
+			 */
+			size_t nb = rp.first_bad + 1;
+			struct report next = rp;
+
+			if (b.at[nb] == BISECT_UNKNOWN &&
+			    (r = bench_probe_test(&bp, nb, 0, &b.at[nb])) < 0)
+				goto out;
+			if (b.at[nb] == BISECT_GOOD) {
+				r = pair(&bp, e, c, rp.first_bad, nb, &next);
+				if (r < 0)
+					goto out;
+				if (!next.have_pair ||
+				    next.pair.verdict != STATS_BETTER) {
+					b.at[rp.first_bad] = BISECT_GOOD;
+					rp.answer = BB_UNTESTABLE;
+					settled = 0;
+				}
+			}
+		}
+		if (settled)
+			break;
+	}
+	if (rp.answer == BB_FOUND || rp.answer == BB_INCONCLUSIVE) {
 		/* does a later patch undo it? */
 		if (b.at[bp.n] == BISECT_UNKNOWN &&
 		    (r = bench_probe_test(&bp, bp.n, 0, &b.at[bp.n])) < 0)
 			goto out;
-		if (b.at[bp.n] == BISECT_GOOD &&
+		if (b.at[bp.n] == BISECT_GOOD && rp.first_bad < bp.n &&
 		    (r = find_undo(&bp, &b, rp.first_bad, &rp.undo)) < 0)
 			goto out;
 	}

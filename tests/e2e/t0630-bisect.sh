@@ -165,6 +165,16 @@ test_expect_success 'a bench: the patch that made it 3% slower, against the one 
 	done
 '
 
+test_expect_success 'a seeded trial: patch 3 named for each of 10 seeds, never another' '
+	for seed in 21 22 23 24 25 26 27 28 29 30; do
+		bench t$seed $seed &&
+		{ respin bisect q --check t$seed --json >jt 2>/dev/null || true; } &&
+		sed -n "s/^  \"patch\": \([0-9]*\),$/\1/p" jt >>named || return 1
+	done &&
+	sort named | uniq -c | sed "s/^ *//" >counts && cat counts &&
+	echo "10 3" >want && check_same want counts
+'
+
 test_expect_success 'the one line a reply can quote; again, the stored runs serve' '
 	first=$(sed -n "s/^  \"runs\": \([0-9]*\),$/\1/p" j1) &&
 	respin bisect q --check b1 >out && cat out &&
