@@ -368,6 +368,11 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 		r = checks_load(ctx->repo, &checks);
 		if (!r)
 			r = bisect_pick_checks(&checks, check, subtest, &bp.c);
+		if (!r && bp.c->kind == CHECK_BENCH)
+			r = error_code(RESPIN_EUSAGE, "'%s' is a bench: "
+				       "bisect-base takes a build, ktap or "
+				       "command check (respin bisect finds the "
+				       "patch that slowed a bench)", check);
 		if (r < 0)
 			goto fail;
 	}

@@ -83,6 +83,9 @@ test_expect_success 'bad use: 129; a good that is not older: 128' '
 	test_grep "\-\-good nosuch: not a revision here" err &&
 	test_expect_code 129 respin bisect-base s --good old --bad new --subtest x 2>err &&
 	test_grep "subtest goes with --check" err &&
+	git config respin.check.bb.kind bench && git config respin.check.bb.command true &&
+	test_expect_code 129 respin bisect-base s --good old --bad new --check bb 2>err &&
+	test_grep "bb. is a bench: bisect-base takes a build, ktap or command check" err &&
 	test_expect_code 128 respin bisect-base s --good new --bad old 2>err &&
 	test_grep "is not an ancestor of --bad old" err &&
 	test_expect_code 128 respin bisect-base nosuch --good old --bad new 2>err
