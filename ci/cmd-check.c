@@ -9,6 +9,7 @@
  * it and end respin by the same signal.
  */
 #include "ci/engine.h"
+#include "ci/executor.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -84,6 +85,7 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	const char *only = NULL;
 	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1, wait = 0;
 	int exit_code, n, r;
+	size_t i;
 	struct option opts[] = {
 		OPT_STRING(0, "only", &only, "c1,c2", "run only these checks"),
 		OPT_INT(0, "patch", &patch, "i", "only patch i (0: the base)"),
@@ -119,6 +121,15 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	if (list) {
 		r = list_checks(&checks, json);
 		goto out;
+	}
+	/* where each check runs: a bad setting stops it before any work */
+	for (i = 0; i < checks.nr; i++) {
+		struct executor x;
+
+		r = executor_open(ctx->repo, checks.items[i].name, &x);
+		executor_release(&x);
+		if (r < 0)
+			goto fail;
 	}
 	if (n != 1) {
 		r = command_usage_error(opts, usage, n ? "too many arguments" :

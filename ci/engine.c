@@ -43,6 +43,7 @@ void engine_init(struct engine *e, git_repository *repo, struct series *s,
 
 void engine_release(struct engine *e)
 {
+	executor_release(&e->exec);
 	worktree_release(&e->wt);
 	strbuf_release(&e->report);
 	strbuf_release(&e->running);
@@ -206,10 +207,12 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 			  const char *input, size_t input_len,
 			  struct run_result *res)
 {
-	const char *argv[] = { "sh", "-c", command, NULL };
 	char *env[8];
 	size_t n = 0;
-	struct run_opts o = { 0 };
+	struct exec_job job = { 0 };
+	struct exec_result xr;
+	struct executor one = { 0 }, *x = &e->exec;
+	struct strbuf name = STRBUF_INIT;
 	int r;
 
 	add_env(env, &n, "RESPIN_BUILD=%s", e->build_override ?
@@ -220,17 +223,41 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 	add_env(env, &n, "RESPIN_PATCHES=%zu", e->v->nr_patches);
 	add_env(env, &n, "RESPIN_TREE=%s", oid_short(tree, GIT_OID_HEXSZ));
 	env[n] = NULL;
-	o.argv = argv;
-	o.cwd = e->wt.path;
-	o.env = (const char *const *)env;
-	o.timeout = timeout;
-	o.input = input;
-	o.input_len = input_len;
+	strbuf_addf(&name, "respin-%s-%zu-%s", e->s->name, i,
+		    oid_short(tree, 12));
+	job.name = name.buf;
+	job.command = command;
+	job.env = (const char *const *)env;
+	job.cwd = e->wt.path;
+	job.git_dir = git_repository_path(e->repo);
+	git_oid_cpy(&job.commit, engine_commit(e->v, i));
+	job.timeout = timeout;
+	job.input = input;
+	job.input_len = input_len;
 	if (!e->parallel) {
-		o.started = note_group;
-		o.data = e;
+		job.started = note_group;
+		job.data = e;
 	}
-	r = run_program(&o, res);
+	exec_result_init(&xr);
+	if (e->parallel) {
+		/* lint jobs in threads: each its own, here */
+		one.ops = &exec_local_ops;
+		x = &one;
+		r = 0;
+	} else {
+		r = e->exec.ops ? 0 : executor_open(e->repo, NULL, &e->exec);
+	}
+	if (!r)
+		r = executor_run(x, &job, &xr);
+	if (x == &one)
+		executor_release(&one);
+	if (!r) {
+		run_result_release(res);
+		*res = xr.run;
+		run_result_init(&xr.run);
+	}
+	exec_result_release(&xr);
+	strbuf_release(&name);
 	while (n)
 		free(env[--n]);
 	return r;

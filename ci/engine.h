@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "ci/checks.h"
+#include "ci/executor.h"
 #include "ci/results.h"
 #include "ci/worktree.h"
 #include "series/store.h"
@@ -32,6 +33,7 @@ struct engine {
 	struct strbuf report;	/* one line per failure, for the command */
 	struct strbuf running;	/* "build at 2/3", noted in the lock */
 	int parallel;		/* lint jobs run in threads now */
+	struct executor exec;	/* where the commands run (respin.executor) */
 	/* RESPIN_BUILD for the run now, when not the build directory */
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */

@@ -265,4 +265,17 @@ test_expect_success 'an unknown check' '
 	test_grep "no check named .nosuch." err
 '
 
+test_expect_success 'an unknown executor: 129 naming the key, nothing run or stored' '
+	rm -f .git/respin/results.db .git/respin/results.db-wal .git/respin/results.db-shm &&
+	git config respin.check.ex.kind command &&
+	git config respin.check.ex.command "echo ran >>\"$TRASH/ex.runs\"" &&
+	git config respin.executor nosuch &&
+	test_when_finished "git config --unset respin.executor" &&
+	test_expect_code 129 respin check k --only ex 2>err &&
+	test_grep "respin.executor is .nosuch.: no such executor (known: local)" err &&
+	test_path_is_missing "$TRASH/ex.runs" &&
+	git config respin.executor local &&
+	respin check k --only ex >out && test_grep "^3 run, 0 reused, 0 failed$" out
+'
+
 test_done

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ci/executor.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void exec_result_init(struct exec_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	run_result_init(&r->run);
+}
+
+void exec_result_release(struct exec_result *r)
+{
+	run_result_release(&r->run);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *exec_state_name(enum exec_state s)
+{
+	static const char *const names[] = {
+		"pending", "running", "done", "timeout", "cancelled",
+		"preempted", "node-fail", "lost",
+	};
+
+	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+static const struct executor_ops *const known[] = {
+	&exec_local_ops,
+};
+
+int executor_open(git_repository *repo, const char *check_name,
+		  struct executor *out)
+{
+	struct strbuf key = STRBUF_INIT, list = STRBUF_INIT;
+	char *name;
+	size_t i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	name = NULL;
+	if (check_name) {
+		strbuf_addf(&key, "respin.check.%s.executor", check_name);
+		name = repo_config_string(repo, key.buf, NULL);
+	}
+	if (!name) {
+		strbuf_reset(&key);
+		strbuf_addstr(&key, "respin.executor");
+		name = repo_config_string(repo, key.buf, "local");
+	}
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (!strcmp(known[i]->name, name)) {
+			out->ops = known[i];
+			free(name);
+			strbuf_release(&key);
+			return 0;
+		}
+		strbuf_addf(&list, "%s%s", i ? ", " : "", known[i]->name);
+	}
+	r = error_code(RESPIN_EUSAGE, "%s is '%s': no such executor (known: "
+		       "%s)", key.buf, name, list.buf);
+	free(name);
+	strbuf_release(&key);
+	strbuf_release(&list);
+	return r;
+}
+
+void executor_release(struct executor *x)
+{
+	if (x->ops && x->ops->release)
+		x->ops->release(x);
+	memset(x, 0, sizeof(*x));
+}
+
+int executor_run(struct executor *x, const struct exec_job *job,
+		 struct exec_result *res)
+{
+	struct strbuf id = STRBUF_INIT;
+	int r = x->ops->lookup(x, job->name, &id);
+
+	if (r == RESPIN_ENOTFOUND)
+		r = x->ops->submit(x, job, &id);
+	if (r >= 0)
+		r = x->ops->poll(x, id.buf, 1, res);
+	strbuf_release(&id);
+	return r;
+}

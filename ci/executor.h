@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_EXECUTOR_H
+#define RESPIN_CI_EXECUTOR_H
+
+#include <git2.h>
+#include "tools/lib/run.h"
+#include "tools/lib/strbuf.h"
+
+/*
+ * Where a check's command runs: between what to run (the job) and the
+ * machine that runs it.  "local" runs it here, at once, in the series'
+ * worktree (what respin check always did).  Other executors (a cluster
+ * scheduler) queue it; a job's name is stable (series, check, tree),
+ * so an interrupted respin check finds its jobs again instead of
+ * submitting them twice.
+ */
+struct exec_job {
+	const char *name;	/* unique and stable; resume finds it by this */
+	const char *command;	/* run with sh -c */
+	const char *const *env;	/* "NAME=value" added, or NULL */
+	const char *cwd;	/* where it runs here (local) */
+	const char *git_dir;	/* the repository a remote node reads from */
+	git_oid commit;		/* the commit to check out there */
+	const char *input;	/* fed to stdin, or NULL */
+	size_t input_len;
+	double timeout;		/* seconds; 0 none */
+	const char *partition;	/* a cluster's queue, or NULL */
+	const char *constraint;	/* a node type asked for, or NULL */
+	/* local: called with the process group once it started */
+	void (*started)(long group, void *data);
+	void *data;
+};
+
+enum exec_state {
+	EXEC_PENDING,		/* queued */
+	EXEC_RUNNING,
+	EXEC_DONE,		/* ran to its end: see run.exited/exit_code */
+	EXEC_TIMEOUT,		/* ended by its time limit */
+	EXEC_CANCELLED,		/* by a person or the scheduler */
+	EXEC_PREEMPTED,
+	EXEC_NODE_FAIL,		/* the machine under it failed */
+	EXEC_LOST,		/* the scheduler no longer knows it */
+};
+
+struct exec_result {
+	enum exec_state state;
+	struct run_result run;	/* exit code, signal, time, output */
+};
+
+void exec_result_init(struct exec_result *r);
+void exec_result_release(struct exec_result *r);
+/* "pending", "running", "done", "timeout", "cancelled", ... */
+const char *exec_state_name(enum exec_state s);
+
+struct executor;
+
+struct executor_ops {
+	const char *name;
+	/* queues (or, local, runs) the job; its id into id */
+	int (*submit)(struct executor *x, const struct exec_job *job,
+		      struct strbuf *id);
+	/* a job of that name already known: 0 and its id, or ENOTFOUND */
+	int (*lookup)(struct executor *x, const char *name, struct strbuf *id);
+	/*
+	 * Where job id stands: 0 when it ended (res filled), 1 while it is
+	 * pending or running (res->state says which); block waits for the
+	 * end.  <0 errors.
+	 */
+	int (*poll)(struct executor *x, const char *id, int block,
+		    struct exec_result *res);
+	int (*cancel)(struct executor *x, const char *id);
+	void (*release)(struct executor *x);
+};
+
+struct executor {
+	const struct executor_ops *ops;
+	void *priv;
+};
+
+/*
+ * The executor for check NAME: respin.check.NAME.executor, else
+ * respin.executor, else "local" (check_name NULL: respin.executor).  An unknown one is an error naming
+ * the key and the known executors.
+ */
+int executor_open(git_repository *repo, const char *check_name,
+		  struct executor *out);
+void executor_release(struct executor *x);
+
+/* Submit (unless a job of its name is known) and wait for the end. */
+int executor_run(struct executor *x, const struct exec_job *job,
+		 struct exec_result *res);
+
+/* The local executor (ci/exec-local.c). */
+extern const struct executor_ops exec_local_ops;
+
+#endif
