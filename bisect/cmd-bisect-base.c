@@ -304,17 +304,18 @@ static void print_json(const struct bisect *b, const struct base_probe *bp,
 static int resolve(git_repository *repo, const char *rev, const char *opt,
 		   git_oid *out)
 {
-	git_object *o = NULL;
+	git_object *o = NULL, *c = NULL;
 
 	if (git_revparse_single(&o, repo, rev) < 0)
 		return error_code(RESPIN_EUSAGE, "%s %s: not a revision here",
 				  opt, rev);
-	if (git_object_peel((git_object **)&o, o, GIT_OBJECT_COMMIT) < 0) {
+	if (git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0) {
 		git_object_free(o);
 		return error_code(RESPIN_EUSAGE, "%s %s: not a commit", opt,
 				  rev);
 	}
-	git_oid_cpy(out, git_object_id(o));
+	git_oid_cpy(out, git_object_id(c));
+	git_object_free(c);
 	git_object_free(o);
 	return 0;
 }
