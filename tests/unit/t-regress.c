@@ -28,6 +28,7 @@
 #include "tests/fuzz/fuzz-review.c"
 #include "tests/fuzz/fuzz-subject.c"
 #include "tests/fuzz/fuzz-trailers.c"
+#include "tests/fuzz/fuzz-tree.c"
 #include "tests/fuzz/fuzz-warnings.c"
 
 static const struct {
@@ -43,6 +44,7 @@ static const struct {
 	{ "rangediff", fuzz_rangediff },
 	{ "subject", fuzz_subject },
 	{ "trailers", fuzz_trailers },
+	{ "tree", fuzz_tree },
 	{ "warnings", fuzz_warnings },
 };
 
