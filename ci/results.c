@@ -34,12 +34,40 @@ static const char schema[] =
 	"  value REAL NOT NULL);"
 	"CREATE INDEX IF NOT EXISTS samples_by_key ON samples (def_hash, key);";
 
+static const char *const status_names[] = {
+	[RESULT_PASS] = "PASS",
+	[RESULT_FAIL] = "FAIL",
+	[RESULT_SKIP] = "SKIP",
+	[RESULT_ERROR] = "ERROR",
+	[RESULT_TIMEOUT] = "TIMEOUT",
+};
+
+const char *result_status_name(enum result_status s)
+{
+	if ((size_t)s >= sizeof(status_names) / sizeof(status_names[0]))
+		return "?";
+	return status_names[s];
+}
+
+int result_status_parse(const char *name, enum result_status *out)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(status_names) / sizeof(status_names[0]);
+	     i++) {
+		if (!strcmp(status_names[i], name)) {
+			*out = (enum result_status)i;
+			return 0;
+		}
+	}
+	return RESPIN_ENOTFOUND;
+}
+
 void result_release(struct result *r)
 {
 	free(r->check);
 	free(r->def_hash);
 	free(r->key);
-	free(r->status);
 	free(r->summary);
 	free(r->details);
 	memset(r, 0, sizeof(*r));
@@ -119,8 +147,20 @@ int results_get(struct results *rs, const char *def_hash, const char *key,
 		return r;
 	r = db_step(st);
 	if (r == 1) {
+		const char *status = db_column_text(st, 1);
+
+		if (result_status_parse(status, &out->status) < 0) {
+			r = error("results database %s: the result of %s for "
+				  "%s has the status '%s', which this respin "
+				  "does not know", results_path(rs),
+				  db_column_text(st, 0), key,
+				  status ? status : "NULL");
+			error_hint("it was written by a newer respin, or "
+				   "the file is damaged");
+			db_finalize(st);
+			return r;
+		}
 		out->check = dup_col(st, 0);
-		out->status = dup_col(st, 1);
 		out->summary = dup_col(st, 2);
 		out->details = dup_col(st, 3);
 		out->duration = db_column_double(st, 4);
@@ -158,7 +198,7 @@ int results_put(struct results *rs, const struct result *res,
 	db_bind_text(st, 1, res->check);
 	db_bind_text(st, 2, res->def_hash);
 	db_bind_text(st, 3, res->key);
-	db_bind_text(st, 4, res->status);
+	db_bind_text(st, 4, result_status_name(res->status));
 	db_bind_text(st, 5, res->summary);
 	db_bind_text(st, 6, res->details);
 	db_bind_double(st, 7, res->duration);
