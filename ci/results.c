@@ -73,6 +73,41 @@ void result_release(struct result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * A database that has some of respin's tables but not all lost one (a
+ * table dropped): made again empty, it would read as "nothing stored"
+ * and every check would run again.  A new file has none.
+ */
+static int tables_whole(struct db *db)
+{
+	static const char *const tables[] = { "results", "samples" };
+	struct db_stmt *st;
+	int have[2] = { 0, 0 }, r;
+	size_t i;
+
+	r = db_prepare(db, &st, "SELECT name FROM sqlite_master WHERE "
+		       "type = 'table'");
+	if (r < 0)
+		return r;
+	while ((r = db_step(st)) == 1) {
+		const char *name = db_column_text(st, 0);
+
+		for (i = 0; name && i < 2; i++)
+			if (!strcmp(name, tables[i]))
+				have[i] = 1;
+	}
+	db_finalize(st);
+	if (r < 0)
+		return r;
+	if (have[0] == have[1])
+		return 0;
+	error("the results database %s is damaged: it has no table %s",
+	      db_path(db), tables[have[0] ? 1 : 0]);
+	error_hint("respin never starts over on its own: move the file away "
+		   "(results will be recomputed) or restore it from a backup");
+	return RESPIN_ERR;
+}
+
 int results_open(git_repository *repo, struct results **out)
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
@@ -87,8 +122,16 @@ int results_open(git_repository *repo, struct results **out)
 	}
 	strbuf_addf(&path, "%s/results.db", dir.buf);
 	rs = xcalloc(1, sizeof(*rs));
-	r = db_open(&rs->db, path.buf, schema);
+	r = db_open(&rs->db, path.buf, NULL);
 	if (r < 0) {
+		free(rs);
+		goto out;
+	}
+	r = tables_whole(rs->db);
+	if (!r)
+		r = db_exec(rs->db, schema);
+	if (r < 0) {
+		db_close(rs->db);
 		free(rs);
 		goto out;
 	}
