@@ -87,6 +87,12 @@ static int list_checks(struct check_list *l, int json)
 				json_int_member(&j, "min_runs", c->min_runs);
 				json_int_member(&j, "max_runs", c->max_runs);
 			}
+			if (c->partition)
+				json_string_member(&j, "partition",
+						   c->partition);
+			if (c->constraint)
+				json_string_member(&j, "constraint",
+						   c->constraint);
 			json_string_member(&j, "definition", c->hash);
 			json_object_end(&j);
 		}
