@@ -195,9 +195,9 @@ out:
 static int bench_store(struct engine *e, const struct check *c,
 		       const struct bench_pos *bp)
 {
-	struct strbuf key = STRBUF_INIT, summary = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT;
 	struct check_job j = { e, c, bp->pos, { { 0 } }, NULL };
-	struct check_verdict v = { 0 };
+	struct check_verdict v = CHECK_VERDICT_INIT;
 	struct result old;
 	double seconds = bp->seconds;
 	int r = engine_key(e->repo, e->v, c, bp->pos, &key), have = 0;
@@ -212,18 +212,17 @@ static int bench_store(struct engine *e, const struct check *c,
 		r = 0;
 	}
 	if (!r && (bp->ran || (!have && bp->nr))) {
-		strbuf_addf(&summary, "n=%zu mean=%g", bp->nr,
+		strbuf_addf(&v.summary, "n=%zu mean=%g", bp->nr,
 			    stats_mean(bp->v, bp->nr));
 		j.key = key.buf;
 		v.status = RESULT_PASS;
-		v.summary = summary.buf;
 		v.seconds = seconds;
 		v.log = bp->log.buf;
 		v.log_len = bp->log.len;
 		r = store_result(&j, &v);
 	}
 	strbuf_release(&key);
-	strbuf_release(&summary);
+	check_verdict_release(&v);
 	return r;
 }
 
@@ -401,6 +400,7 @@ int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
 
 
 const struct check_kind_ops check_bench_ops = {
-	CHECK_BENCH, KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_OWN_SCHEDULE, NULL,
-	bench_run_all,
+	.kind = CHECK_BENCH,
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_OWN_SCHEDULE,
+	.run_all = bench_run_all,
 };

@@ -180,12 +180,11 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 		     const git_oid *tree, const char *key)
 {
 	struct check_job j = { e, c, i, { { 0 } }, key };
-	struct check_verdict v = { 0 };
+	struct check_verdict v = CHECK_VERDICT_INIT;
 	struct run_result res;
 	struct warning_set now = { 0 }, units = { 0 }, prev = { 0 },
 			   all = { 0 };
-	struct strbuf log = STRBUF_INIT, summary = STRBUF_INIT,
-		      details = STRBUF_INIT, changed = STRBUF_INIT,
+	struct strbuf log = STRBUF_INIT, changed = STRBUF_INIT,
 		      prevkey = STRBUF_INIT;
 	git_oid built;
 	int r, have_prev = 0;
@@ -240,21 +239,19 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 		       changed.buf);
 	if (res.timed_out) {
 		v.status = RESULT_TIMEOUT;
-		strbuf_addf(&summary, "timeout after %.0fs", c->timeout);
+		strbuf_addf(&v.summary, "timeout after %.0fs", c->timeout);
 	} else if (res.exited && !res.exit_code) {
 		v.status = RESULT_PASS;
-		strbuf_addf(&summary, "ok, %zu warning%s", all.nr,
+		strbuf_addf(&v.summary, "ok, %zu warning%s", all.nr,
 			    all.nr == 1 ? "" : "s");
 	} else {
 		v.status = RESULT_FAIL;
-		strbuf_addstr(&summary, result_status_name(RESULT_FAIL));
+		strbuf_addstr(&v.summary, result_status_name(RESULT_FAIL));
 		engine_report(e, c, i, "build failed; the last lines:\n");
 		run_tail_lines(&e->report, res.output.buf, res.output.len, 15);
 		strbuf_addch(&e->report, '\n');
 	}
-	warning_set_format(&all, &details);
-	v.summary = summary.buf;
-	v.details = details.buf;
+	warning_set_format(&all, &v.details);
 	v.seconds = res.seconds;
 	v.log = log.buf;
 	v.log_len = log.len;
@@ -288,8 +285,7 @@ out:
 	warning_set_release(&prev);
 	warning_set_release(&all);
 	strbuf_release(&log);
-	strbuf_release(&summary);
-	strbuf_release(&details);
+	check_verdict_release(&v);
 	strbuf_release(&changed);
 	strbuf_release(&prevkey);
 	return r;
@@ -322,5 +318,7 @@ int build_ensure(struct engine *e, size_t i, const git_oid *tree)
 }
 
 const struct check_kind_ops check_build_ops = {
-	CHECK_BUILD, KIND_ON_BASE, build_run, NULL,
+	.kind = CHECK_BUILD,
+	.needs = KIND_ON_BASE,
+	.run = build_run,
 };

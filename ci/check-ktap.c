@@ -48,51 +48,44 @@ static enum result_status ktap_judge(const struct run_result *res,
 	return RESULT_ERROR;
 }
 
-static int ktap_run(const struct check_job *j)
+static int ktap_command(const struct check_job *j, struct strbuf *cmd,
+			struct strbuf *input)
+{
+	(void)input;
+	strbuf_addstr(cmd, j->c->command);
+	return 0;
+}
+
+static int ktap_judge_run(const struct check_job *j,
+			  const struct run_result *res, struct check_verdict *v)
 {
 	struct engine *e = j->e;
-	const struct check *c = j->c;
 	struct ktap_result kr;
-	struct run_result res;
-	struct strbuf summary = STRBUF_INIT, details = STRBUF_INIT;
-	struct check_verdict v = { 0 };
 	struct json js;
-	int r;
+	int parsed;
 
-	run_result_init(&res);
 	ktap_result_init(&kr);
-	r = engine_exec(e, c, j->i, &j->tree, NULL, c->command, c->timeout, NULL, 0,
-			&res);
-	if (r < 0)
-		goto out;
-	r = ktap_parse(res.output.buf, res.output.len, &kr);
-	v.status = ktap_judge(&res, &kr, r, &summary);
-	if (v.status != RESULT_PASS) {
-		engine_report(e, c, j->i, "%s: %s\n",
-			      result_status_name(v.status),
-			      kr.reason ? kr.reason : summary.buf);
-		if (v.status == RESULT_ERROR || v.status == RESULT_TIMEOUT) {
-			run_tail_lines(&e->report, res.output.buf,
-				       res.output.len, 5);
+	parsed = ktap_parse(res->output.buf, res->output.len, &kr);
+	v->status = ktap_judge(res, &kr, parsed, &v->summary);
+	if (v->status != RESULT_PASS) {
+		engine_report(e, j->c, j->i, "%s: %s\n",
+			      result_status_name(v->status),
+			      kr.reason ? kr.reason : v->summary.buf);
+		if (v->status == RESULT_ERROR || v->status == RESULT_TIMEOUT) {
+			run_tail_lines(&e->report, res->output.buf,
+				       res->output.len, 5);
 			strbuf_addch(&e->report, '\n');
 		}
 	}
-	json_init(&js, &details, 0);
+	json_init(&js, &v->details, 0);
 	ktap_result_to_json(&js, &kr, KTAP_JSON_LEAVES);
-	v.summary = summary.buf;
-	v.details = details.buf;
-	v.seconds = res.seconds;
-	v.log = res.output.buf;
-	v.log_len = res.output.len;
-	r = store_result(j, &v);
-out:
 	ktap_result_release(&kr);
-	run_result_release(&res);
-	strbuf_release(&summary);
-	strbuf_release(&details);
-	return r;
+	return 0;
 }
 
 const struct check_kind_ops check_ktap_ops = {
-	CHECK_KTAP, KIND_NEEDS_BUILD | KIND_ON_BASE_TOO, ktap_run, NULL,
+	.kind = CHECK_KTAP,
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE_TOO,
+	.command = ktap_command,
+	.judge = ktap_judge_run,
 };

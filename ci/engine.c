@@ -344,6 +344,12 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 	return r;
 }
 
+void check_verdict_release(struct check_verdict *v)
+{
+	strbuf_release(&v->summary);
+	strbuf_release(&v->details);
+}
+
 int store_result(const struct check_job *j, const struct check_verdict *v)
 {
 	struct engine *e = j->e;
@@ -368,8 +374,8 @@ int store_result(const struct check_job *j, const struct check_verdict *v)
 	out.def_hash = (char *)j->c->hash;
 	out.key = (char *)j->key;
 	out.status = v->status;
-	out.summary = (char *)v->summary;
-	out.details = (char *)v->details;
+	out.summary = v->summary.buf;
+	out.details = v->details.len ? v->details.buf : NULL;
 	out.duration = v->seconds;
 	out.created = (int64_t)time(NULL);
 	r = results_put(e->rs, &out, v->log ? v->log : "", v->log_len);
@@ -408,6 +414,49 @@ static int reuse(struct engine *e, const struct check *c, size_t i,
 	}
 	result_release(&old);
 	return 0;
+}
+
+/* Judges what the run of j gave, by its kind, and stores the verdict. */
+static int judge_and_store(const struct check_job *j,
+			   const struct run_result *res)
+{
+	struct check_verdict v = CHECK_VERDICT_INIT;
+	int r = check_kind_ops(j->c->kind)->judge(j, res, &v);
+
+	v.seconds = res->seconds;
+	v.log = res->output.buf;
+	v.log_len = res->output.len;
+	if (!r)
+		r = store_result(j, &v);
+	check_verdict_release(&v);
+	return r;
+}
+
+/* A kind's command run for j, then judged and stored. */
+static int run_command_kind(const struct check_job *j)
+{
+	const struct check_kind_ops *ops = check_kind_ops(j->c->kind);
+	struct strbuf cmd = STRBUF_INIT, input = STRBUF_INIT;
+	struct run_result res;
+	int r = ops->command(j, &cmd, &input);
+
+	if (r) {
+		if (r > 0)
+			j->e->errors++;	/* nothing to run: reported */
+		strbuf_release(&cmd);
+		strbuf_release(&input);
+		return r < 0 ? r : 0;
+	}
+	run_result_init(&res);
+	r = engine_exec(j->e, j->c, j->i, &j->tree, NULL, cmd.buf,
+			j->c->timeout, input.len ? input.buf : NULL, input.len,
+			&res);
+	if (!r)
+		r = judge_and_store(j, &res);
+	run_result_release(&res);
+	strbuf_release(&cmd);
+	strbuf_release(&input);
+	return r;
 }
 
 /*
@@ -476,9 +525,17 @@ static int lint_in_parallel(struct engine *e)
 				lj->r = 1;	/* stored already */
 				continue;
 			}
-			r = lint_prepare(e, c, i, &lj->cmd, &lj->text);
+			{
+				struct check_job j = { e, c, i, { { 0 } },
+						       lj->key.buf };
+
+				git_oid_cpy(&j.tree, &lj->tree);
+				r = check_kind_ops(c->kind)->command(&j,
+						&lj->cmd, &lj->text);
+			}
 			if (r > 0) {
-				lj->r = 1;	/* no command: reported */
+				e->errors++;	/* no command: reported */
+				lj->r = 1;
 				r = 0;
 			}
 		}
@@ -517,7 +574,7 @@ static int lint_in_parallel(struct engine *e)
 					       lj->key.buf };
 
 			git_oid_cpy(&j.tree, &lj->tree);
-			r = lint_judge(&j, &lj->res);
+			r = judge_and_store(&j, &lj->res);
 			if (!r)
 				e->ran++;
 		}
@@ -550,7 +607,7 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 			return r;
 	}
 	engine_step(e, i, c, "running");
-	r = ops->run(&j);
+	r = ops->run ? ops->run(&j) : run_command_kind(&j);
 	if (!r)
 		e->ran++;
 	return r;

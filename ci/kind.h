@@ -8,11 +8,12 @@
  * One check kind, one file (ci/check-KIND.c), behind this interface;
  * the engine (ci/engine.c) only schedules: it finds the positions a
  * check applies to, reuses what is stored, checks the tree out, builds
- * it first when the kind needs that, and hands the kind one job.  The
- * kind runs its command through engine_exec() (so through the check's
- * executor), judges what it gave, and stores the verdict with
- * store_result().  A new kind is a file and a line in kinds[]
- * (engine.c).
+ * it first when the kind needs that, runs the kind's command through
+ * the check's executor (engine_exec()) and stores the kind's verdict
+ * (store_result()).  Most kinds say only what to run and how to judge
+ * what it gave (command + judge); one that works in steps of its own
+ * (build) has run, one that schedules all positions itself (bench)
+ * run_all.  A new kind is a file and a line in kinds[] (engine.c).
  */
 
 /* What a kind needs, and where it applies. */
@@ -21,7 +22,7 @@
 #define KIND_ON_BASE		(1u << 2) /* runs on the base (a reference) */
 #define KIND_ON_BASE_TOO	(1u << 3) /* on the base with --base-too */
 #define KIND_OWN_SCHEDULE	(1u << 4) /* run_all: after the others */
-#define KIND_WORKTREE_FREE	(1u << 5) /* leaves the worktree: -j threads */
+#define KIND_WORKTREE_FREE	(1u << 5) /* reads no tree: -j runs it in threads */
 
 /* One check at one position. */
 struct check_job {
@@ -32,12 +33,33 @@ struct check_job {
 	const char *key;	/* its result key (engine_key()) */
 };
 
+/* A verdict: what store_result() records and counts. */
+struct check_verdict {
+	enum result_status status;
+	struct strbuf summary;	/* the cell: "0E 1W", "ok, 2 warnings" */
+	struct strbuf details;	/* JSON or lines, or empty */
+	double seconds;
+	const char *log;	/* what the run printed (borrowed) */
+	size_t log_len;
+};
+#define CHECK_VERDICT_INIT { RESULT_PASS, STRBUF_INIT, STRBUF_INIT, 0, NULL, 0 }
+void check_verdict_release(struct check_verdict *v);
+
 struct check_kind_ops {
 	enum check_kind kind;
 	unsigned needs;		/* KIND_* */
-	/* runs, judges and stores job j (the worktree is at its tree) */
+	/*
+	 * What to run for j, and its stdin: 0, 1 when there is nothing to
+	 * run (said in e->report, counted an error), <0 errors.
+	 */
+	int (*command)(const struct check_job *j, struct strbuf *cmd,
+		       struct strbuf *input);
+	/* How to judge what it gave (status, summary, details, report). */
+	int (*judge)(const struct check_job *j, const struct run_result *res,
+		     struct check_verdict *v);
+	/* Instead of command + judge: runs, judges and stores j itself. */
 	int (*run)(const struct check_job *j);
-	/* KIND_OWN_SCHEDULE: every position of c at once, in its own order */
+	/* KIND_OWN_SCHEDULE: every position of c at once, in its own order. */
 	int (*run_all)(struct engine *e, const struct check *c);
 };
 
@@ -45,16 +67,6 @@ const struct check_kind_ops *check_kind_ops(enum check_kind k);
 
 extern const struct check_kind_ops check_build_ops, check_lint_ops,
 	check_ktap_ops, check_bench_ops, check_command_ops;
-
-/* A verdict: what store_result() records and counts. */
-struct check_verdict {
-	enum result_status status;
-	const char *summary;	/* the cell */
-	const char *details;	/* JSON or lines, or NULL */
-	double seconds;
-	const char *log;	/* what the run printed */
-	size_t log_len;
-};
 
 /*
  * Judged: counts it (FAIL and TIMEOUT failed) and stores it, except a
@@ -97,11 +109,5 @@ int build_ensure(struct engine *e, size_t i, const git_oid *tree);
 /* The tree the build directory holds for build check b (zero: none). */
 void build_marker_read(struct engine *e, const struct check *b,
 		       git_oid *tree);
-
-/* Lint (ci/check-lint.c), split for the threads of -j: the command and
- * its input (1: none, reported), then the verdict of a run. */
-int lint_prepare(struct engine *e, const struct check *c, size_t i,
-		 struct strbuf *cmd, struct strbuf *input);
-int lint_judge(const struct check_job *j, const struct run_result *res);
 
 #endif
