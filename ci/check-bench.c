@@ -401,6 +401,7 @@ int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
 
 const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
-	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_OWN_SCHEDULE,
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
+		 KIND_OWN_SCHEDULE,
 	.run_all = bench_run_all,
 };

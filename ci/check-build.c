@@ -319,6 +319,6 @@ int build_ensure(struct engine *e, size_t i, const git_oid *tree)
 
 const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
-	.needs = KIND_ON_BASE,
+	.needs = KIND_ON_BASE | KIND_NO_RERUN,
 	.run = build_run,
 };

@@ -60,7 +60,7 @@ void engine_release(struct engine *e)
 {
 	size_t k;
 
-	for (k = 0; e->execs && k < e->checks->nr; k++)
+	for (k = 0; k < e->nr_execs; k++)
 		executor_release(&e->execs[k]);
 	free(e->execs);
 	worktree_release(&e->wt);
@@ -117,7 +117,7 @@ int engine_key(git_repository *repo, const struct series_version *v,
 {
 	git_oid oid;
 
-	if (c->kind == CHECK_LINT) {
+	if (check_kind_ops(c->kind)->needs & KIND_NEEDS_MAIL) {
 		struct strbuf text = STRBUF_INIT;
 		int r = engine_patch_text(repo, v, i, &text);
 
@@ -154,7 +154,7 @@ static int applies_at(const struct engine *e, const struct check *c, size_t i)
 
 	if (e->only >= 0 && (size_t)e->only != i) {
 		/* a bench on one patch still needs the base to compare */
-		return i == 0 && c->kind == CHECK_BENCH;
+		return i == 0 && (ops->needs & KIND_NEEDS_BASE);
 	}
 	if (i > 0)
 		return 1;
@@ -273,8 +273,12 @@ static int executor_for(struct engine *e, const struct check *c,
 		return r;
 	}
 	k = (size_t)(c - e->checks->items);
-	if (!e->execs)
-		e->execs = xcalloc(e->checks->nr, sizeof(*e->execs));
+	if (k >= e->nr_execs) {
+		e->execs = xrealloc(e->execs, e->checks->nr * sizeof(*e->execs));
+		memset(e->execs + e->nr_execs, 0,
+		       (e->checks->nr - e->nr_execs) * sizeof(*e->execs));
+		e->nr_execs = e->checks->nr;
+	}
 	if (!e->execs[k].ops) {
 		r = executor_open(e->repo, c->name, &e->execs[k]);
 		if (r < 0)
@@ -396,7 +400,7 @@ static int reuse(struct engine *e, const struct check *c, size_t i,
 
 	if (r < 0)
 		return r;
-	if (e->rerun && c->kind != CHECK_BUILD) {
+	if (e->rerun && !(check_kind_ops(c->kind)->needs & KIND_NO_RERUN)) {
 		/* again: the new result replaces it */
 		result_release(&old);
 		return RESPIN_ENOTFOUND;

@@ -61,6 +61,7 @@ struct engine {
 	int parallel;		/* lint jobs run in threads now */
 	/* where each check's commands run (executor_open()), by index */
 	struct executor *execs;
+	size_t nr_execs;
 	/* RESPIN_BUILD for the run now, when not the build directory */
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */

@@ -18,11 +18,15 @@
 
 /* What a kind needs, and where it applies. */
 #define KIND_NEEDS_BUILD	(1u << 0) /* the tree built first (artifacts) */
-#define KIND_NEEDS_MAIL		(1u << 1) /* the patch's mail: no base */
+#define KIND_NEEDS_MAIL		(1u << 1) /* the patch's mail (its key): no base */
 #define KIND_ON_BASE		(1u << 2) /* runs on the base (a reference) */
 #define KIND_ON_BASE_TOO	(1u << 3) /* on the base with --base-too */
 #define KIND_OWN_SCHEDULE	(1u << 4) /* run_all: after the others */
 #define KIND_WORKTREE_FREE	(1u << 5) /* reads no tree: -j runs it in threads */
+#define KIND_NEEDS_BASE		(1u << 6) /* compared with the base: it runs
+					     there with --patch too */
+#define KIND_NO_RERUN		(1u << 7) /* the tree decides: bisect's
+					     retries reuse it */
 
 /* One check at one position. */
 struct check_job {
