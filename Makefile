@@ -3,6 +3,10 @@
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+# TSAN=1: ThreadSanitizer, in a build directory of its own
+ifeq ($(TSAN),1)
+BUILD ?= build-tsan
+endif
 BUILD ?= build
 PREFIX ?= /usr/local
 PKGS = libgit2 gmime-3.0 sqlite3 zlib
@@ -24,6 +28,9 @@ quiet = @echo
 endif
 ifeq ($(SAN),1)
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+ifeq ($(TSAN),1)
+SANFLAGS = -fsanitize=thread -fno-omit-frame-pointer
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -87,12 +94,22 @@ deps:
 
 units: $(UNIT_BIN) $(HELPER_BIN)
 
+# Under TSAN=1 only the tests that run threads: the unit tests that start
+# them, and the end-to-end tests of respin check -j (lint jobs in threads).
+TSAN_UNIT = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(shell grep -l pthread_create tests/unit/t-*.c))
+TSAN_E2E = $(shell grep -lE 'respin check .*-j ?[0-9]' tests/e2e/t[0-9]*.sh)
+ifeq ($(TSAN),1)
+CHECK_TESTS = $(TSAN_UNIT) $(TSAN_E2E)
+else
+CHECK_TESTS = $(UNIT_BIN) $(E2E)
+endif
+
 # The README's test command (after `make deps`, which installs what the
 # tests need): builds, runs every unit and end-to-end test through prove.
 # check installs nothing itself.
 check:
 	$(MAKE) all units
-	RESPIN_BUILD=$(abspath $(BUILD)) prove -f $(PROVE_FLAGS) $(UNIT_BIN) $(E2E)
+	RESPIN_BUILD=$(abspath $(BUILD)) prove -f $(PROVE_FLAGS) $(CHECK_TESTS)
 
 demo: deps
 	$(MAKE) all
@@ -109,7 +126,7 @@ install: all
 	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf $(BUILD) build-san
+	rm -rf $(BUILD) build-san build-tsan
 
 # Fuzzing (tests/fuzz/README.md): the library and every tests/fuzz/fuzz-*.c
 # built by clang with libFuzzer, ASan and UBSan in $(FUZZ_BUILD); make fuzz
@@ -158,6 +175,7 @@ help:
 	@echo "make bench      benchmarks against git, b4 and friends"
 	@echo "make install    install into $(PREFIX) (PREFIX=, DESTDIR=)"
 	@echo "make SAN=1 BUILD=build-san check   the same under ASan+UBSan"
+	@echo "make check TSAN=1   the threaded tests under ThreadSanitizer (build-tsan)"
 	@echo "make fuzz       fuzz each parser FUZZ_TIME=600 s (fuzz-build: only build; clang)"
 	@echo "DEVELOPER=1     warnings are errors (CI);  V=1  show commands"
 

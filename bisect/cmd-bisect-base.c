@@ -420,7 +420,8 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 			r = RESPIN_ERR;
 		if (r < 0)
 			goto fail;
-		e.progress = ctx->stderr_is_tty;
+		if (ctx->stderr_is_tty)
+			e.progress = check_progress_stderr;
 		bp.e = &e;
 	}
 	bisect_init(&b, bp.m);

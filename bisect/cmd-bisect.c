@@ -275,7 +275,8 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 		r = RESPIN_ERR;
 	if (r < 0)
 		goto fail;
-	e.progress = ctx->stderr_is_tty;
+	if (ctx->stderr_is_tty)
+		e.progress = check_progress_stderr;
 	if (c->kind == CHECK_BENCH) {
 		r = bench_bisect(&e, c, json);
 		if (r < 0 && run_interrupted()) {

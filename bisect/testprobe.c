@@ -56,7 +56,7 @@ static int build_failed(struct test_probe *tp, size_t i)
 			continue;
 		if (r < 0)
 			return r;
-		failed = strcmp(res.status, "PASS") != 0;
+		failed = res.status != RESULT_PASS;
 		result_release(&res);
 		if (failed)
 			return 1;
@@ -134,14 +134,16 @@ int test_probe_stored(struct test_probe *tp, size_t i,
 			r = 0;
 		}
 	} else if (tp->subtest && tp->c->kind == CHECK_KTAP &&
-		   (!strcmp(res.status, "PASS") || !strcmp(res.status, "FAIL"))) {
+		   (res.status == RESULT_PASS || res.status == RESULT_FAIL)) {
 		r = judge_subtests(tp, i, key.buf, out);
 	} else {
-		strbuf_addstr(&tp->why[i], res.status);
-		if (res.summary && strcmp(res.summary, res.status))
+		const char *status = result_status_name(res.status);
+
+		strbuf_addstr(&tp->why[i], status);
+		if (res.summary && strcmp(res.summary, status))
 			strbuf_addf(&tp->why[i], " (%s)", res.summary);
-		*out = !strcmp(res.status, "PASS") ? BISECT_GOOD :
-		       !strcmp(res.status, "FAIL") ? BISECT_BAD : BISECT_SKIP;
+		*out = res.status == RESULT_PASS ? BISECT_GOOD :
+		       res.status == RESULT_FAIL ? BISECT_BAD : BISECT_SKIP;
 	}
 	result_release(&res);
 out:

@@ -63,6 +63,8 @@ static void check_free_fields(struct check *c)
 	free(c->metric);
 	free(c->pattern);
 	free(c->artifacts);
+	free(c->partition);
+	free(c->constraint);
 }
 
 void checks_release(struct check_list *l)
@@ -173,6 +175,10 @@ static int config_entry(const git_config_entry *e, void *data)
 			return -1;
 		}
 		set_str(&c->artifacts, v);
+	} else if (!strcasecmp(key, "partition")) {
+		set_str(&c->partition, v);
+	} else if (!strcasecmp(key, "constraint")) {
+		set_str(&c->constraint, v);
 	} else if (!strcasecmp(key, "mean")) {
 		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic")) {
 			st->err = error("%s: '%s' is not harmonic or "
@@ -206,6 +212,13 @@ static void hash_check(struct check *c)
 	strbuf_addf(&sb, "format 2\nkind %s\ncommand %s\nmetric %s\npattern %s\n",
 		    kind_names[c->kind], c->command ? c->command : "",
 		    c->metric ? c->metric : "", c->pattern ? c->pattern : "");
+	/*
+	 * A bench's numbers are the machine's: one that asks for a node
+	 * type keeps its samples apart from those of other machines (a
+	 * line only when set, so every other hash stays as it was).
+	 */
+	if (c->kind == CHECK_BENCH && c->constraint)
+		strbuf_addf(&sb, "constraint %s\n", c->constraint);
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(c->hash, sizeof(c->hash), &oid);
 	strbuf_release(&sb);

@@ -19,6 +19,9 @@
  *		artifacts = PATH...	(build: kept per tree, see engine)
  *		mean = harmonic		(bench: a rate; default arithmetic)
  *		enabled = false		(switch a built-in off)
+ *		executor = local | ...	(where it runs; see ci/executor.h)
+ *		partition = NAME	(a cluster's queue for its jobs)
+ *		constraint = FEATURES	(the node type its jobs ask for)
  *
  * Two are built in and work in any kernel tree: "checkpatch" (lint)
  * and "build".  A check's definition hash covers what decides its
@@ -45,6 +48,8 @@ struct check {
 	int min_runs, max_runs;
 	double threshold_pct;	/* bench: the equivalence margin, % */
 	char *artifacts;	/* build: paths under the build directory */
+	char *partition;	/* a cluster executor's queue, or NULL */
+	char *constraint;	/* the node type it asks for, or NULL */
 	int builtin;
 	char hash[41];		/* definition hash */
 };

@@ -21,12 +21,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const char *const usage[] = {
 	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>] [--wait]",
 	"respin check --list [--json]",
 	NULL
 };
+
+void check_progress_stderr(const struct engine_progress *p, void *data)
+{
+	struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
+	struct winsize ws;
+	size_t cols = 0, k, shown = 0;
+
+	(void)data;
+	if (!p->what) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	engine_progress_text(p, &text);
+	strbuf_add_term_safe(&line, text.buf, text.len, 0);
+	/* one line that fits: a wrapped one could not be cleared in place */
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
+		cols = ws.ws_col - 1;
+	for (k = 0; cols && k < line.len; k++) {
+		if (((unsigned char)line.buf[k] & 0xc0) == 0x80)
+			continue;	/* inside a UTF-8 character */
+		if (shown++ == cols) {
+			strbuf_setlen(&line, k);
+			break;
+		}
+	}
+	fprintf(stderr, "\r\033[K%s", line.buf);
+	fflush(stderr);
+	strbuf_release(&text);
+	strbuf_release(&line);
+}
 
 static int list_checks(struct check_list *l, int json)
 {
@@ -55,6 +87,12 @@ static int list_checks(struct check_list *l, int json)
 				json_int_member(&j, "min_runs", c->min_runs);
 				json_int_member(&j, "max_runs", c->max_runs);
 			}
+			if (c->partition)
+				json_string_member(&j, "partition",
+						   c->partition);
+			if (c->constraint)
+				json_string_member(&j, "constraint",
+						   c->constraint);
 			json_string_member(&j, "definition", c->hash);
 			json_object_end(&j);
 		}
@@ -169,7 +207,8 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		r = RESPIN_ERR;
 	if (r < 0)
 		goto fail;
-	e.progress = ctx->stderr_is_tty;
+	if (ctx->stderr_is_tty)
+		e.progress = check_progress_stderr;
 	e.only = patch;
 	e.base_too = base_too;
 	e.jobs = jobs;

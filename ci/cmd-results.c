@@ -104,7 +104,8 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 			json_key(&j, c->name);
 			json_object_begin(&j);
 			json_string_member(&j, "kind", check_kind_name(c->kind));
-			json_string_member(&j, "status", cell->res.status);
+			json_string_member(&j, "status",
+					   result_status_name(cell->res.status));
 			json_string_member(&j, "summary", cell->res.summary);
 			json_key(&j, "duration");
 			json_double(&j, cell->res.duration);
@@ -159,7 +160,7 @@ static int detail(struct engine *e, struct grid_cell *cells, size_t ncols,
 	strbuf_addf(out, "patch     %d/%zu %s\n", patch, e->v->nr_patches,
 		    patch ? term_safe(e->v->patches[patch - 1].subject) :
 		    "(base)");
-	strbuf_addf(out, "status    %s\n", cell->res.status);
+	strbuf_addf(out, "status    %s\n", result_status_name(cell->res.status));
 	strbuf_addf(out, "summary   %s\n", cell->res.summary);
 	strbuf_addf(out, "duration  %.1fs\n", cell->res.duration);
 	for (w = 0; w < cell->added.nr; w++)

@@ -11,6 +11,31 @@
 #include "series/store.h"
 
 /*
+ * Where the engine is, for the command's progress line: check c at
+ * position i (0 the base) of n, doing what ("checking out", "running",
+ * "run 3"); what NULL: the engine is done (clear the line).  The
+ * engine never prints: the command that owns it does, if it wants.
+ */
+struct engine_progress {
+	size_t i, n;
+	const char *check;
+	const char *what;
+	long elapsed;		/* seconds since the first step */
+};
+typedef void engine_progress_fn(const struct engine_progress *p,
+				void *data);
+/* "[2/3] build: running (12s)": what a progress line says. */
+void engine_progress_text(const struct engine_progress *p,
+			  struct strbuf *out);
+/*
+ * The commands' progress callback (ci/cmd-check.c, the command layer):
+ * that line on stderr, escaped, fitted to the terminal and rewritten in
+ * place; cleared at the end.  respin check, bisect and bisect-base set
+ * it when stderr is a terminal.
+ */
+void check_progress_stderr(const struct engine_progress *p, void *data);
+
+/*
  * Runs the checks of a version patch by patch: position 0 is the base
  * (builds and benches run there too, so comparisons have a reference),
  * position i the tree after patches 1..i.  A result whose key is stored
@@ -23,7 +48,8 @@ struct engine {
 	struct check_list *checks;
 	struct results *rs;
 	struct worktree wt;
-	int progress;		/* show progress on stderr (a terminal) */
+	engine_progress_fn *progress;	/* or NULL: no progress wanted */
+	void *progress_data;
 	time_t started;		/* for the elapsed time in the progress */
 	int only;		/* run only this position (-1: all) */
 	int base_too;		/* ktap and command checks on the base too */
@@ -33,7 +59,9 @@ struct engine {
 	struct strbuf report;	/* one line per failure, for the command */
 	struct strbuf running;	/* "build at 2/3", noted in the lock */
 	int parallel;		/* lint jobs run in threads now */
-	struct executor exec;	/* where the commands run (respin.executor) */
+	/* where each check's commands run (executor_open()), by index */
+	struct executor *execs;
+	size_t nr_execs;
 	/* RESPIN_BUILD for the run now, when not the build directory */
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */

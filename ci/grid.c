@@ -278,20 +278,20 @@ void grid_cell_text(struct strbuf *out, const struct check *c,
 {
 	if (!cell->have)
 		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
-	else if (c->kind == CHECK_BUILD && !strcmp(cell->res.status, "PASS"))
+	else if (c->kind == CHECK_BUILD && cell->res.status == RESULT_PASS)
 		build_text(out, cell, i);
 	else if (c->kind == CHECK_BENCH && cell->nr_samples)
 		bench_text(out, cell, i);
 	else
 		strbuf_addstr(out, cell->res.summary ? cell->res.summary :
-			      cell->res.status);
+			      result_status_name(cell->res.status));
 }
 
 /* A build in words: "build ok, no new warnings", "build FAIL". */
 static void build_words(struct strbuf *out, const struct grid_cell *cell)
 {
-	if (strcmp(cell->res.status, "PASS")) {
-		strbuf_addstr(out, cell->res.status);
+	if (cell->res.status != RESULT_PASS) {
+		strbuf_addstr(out, result_status_name(cell->res.status));
 		return;
 	}
 	strbuf_addstr(out, "ok, ");

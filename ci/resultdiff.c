@@ -295,7 +295,7 @@ static int compare_check(struct resultdiff_check *rc, struct results *rs)
 {
 	int r = 0;
 
-	if (strcmp(rc->a->res.status, rc->b->res.status))
+	if (rc->a->res.status != rc->b->res.status)
 		rc->changed = 1;
 	switch (rc->check->kind) {
 	case CHECK_BUILD:
@@ -438,7 +438,7 @@ static void against_base(struct strbuf *out, const struct grid_cell *cell)
 		strbuf_addf(out, "%.2f", stats_mean(cell->samples,
 						     cell->nr_samples));
 	else
-		strbuf_addstr(out, cell->res.status);
+		strbuf_addstr(out, result_status_name(cell->res.status));
 }
 
 static void bench_text(struct strbuf *out, const char *prefix,
@@ -470,8 +470,9 @@ static void status_text(struct strbuf *out, const char *prefix,
 	const struct result *a = &rc->a->res, *b = &rc->b->res;
 
 	line_begin(out, prefix, rc->check);
-	if (strcmp(a->status, b->status))
-		strbuf_addf(out, "%s -> %s\n", a->status, b->status);
+	if (a->status != b->status)
+		strbuf_addf(out, "%s -> %s\n", result_status_name(a->status),
+			    result_status_name(b->status));
 	else
 		strbuf_addf(out, "%s -> %s\n", a->summary ? a->summary : "",
 			    b->summary ? b->summary : "");
@@ -496,7 +497,7 @@ static void check_text(struct strbuf *out, const char *prefix,
 	details = rc->new_warnings.nr || rc->fixed_warnings.nr ||
 		  rc->new_findings.nr || rc->gone_findings.nr ||
 		  rc->nr_flips;
-	if (strcmp(rc->a->res.status, rc->b->res.status) || !details)
+	if (rc->a->res.status != rc->b->res.status || !details)
 		status_text(out, prefix, rc);
 	warnings_text(out, prefix, c, &rc->fixed_warnings, '-');
 	warnings_text(out, prefix, c, &rc->new_warnings, '+');
@@ -543,7 +544,7 @@ static void json_side(struct json *j, const char *key,
 		return;
 	}
 	json_object_begin(j);
-	json_string_member(j, "status", cell->res.status);
+	json_string_member(j, "status", result_status_name(cell->res.status));
 	json_string_member(j, "summary", cell->res.summary);
 	if (rc->check->kind == CHECK_BENCH) {
 		json_int_member(j, "runs", (int64_t)cell->nr_samples);

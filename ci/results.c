@@ -34,15 +34,78 @@ static const char schema[] =
 	"  value REAL NOT NULL);"
 	"CREATE INDEX IF NOT EXISTS samples_by_key ON samples (def_hash, key);";
 
+static const char *const status_names[] = {
+	[RESULT_PASS] = "PASS",
+	[RESULT_FAIL] = "FAIL",
+	[RESULT_SKIP] = "SKIP",
+	[RESULT_ERROR] = "ERROR",
+	[RESULT_TIMEOUT] = "TIMEOUT",
+};
+
+const char *result_status_name(enum result_status s)
+{
+	if ((size_t)s >= sizeof(status_names) / sizeof(status_names[0]))
+		return "?";
+	return status_names[s];
+}
+
+int result_status_parse(const char *name, enum result_status *out)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(status_names) / sizeof(status_names[0]);
+	     i++) {
+		if (!strcmp(status_names[i], name)) {
+			*out = (enum result_status)i;
+			return 0;
+		}
+	}
+	return RESPIN_ENOTFOUND;
+}
+
 void result_release(struct result *r)
 {
 	free(r->check);
 	free(r->def_hash);
 	free(r->key);
-	free(r->status);
 	free(r->summary);
 	free(r->details);
 	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * A database that has some of respin's tables but not all lost one (a
+ * table dropped): made again empty, it would read as "nothing stored"
+ * and every check would run again.  A new file has none.
+ */
+static int tables_whole(struct db *db)
+{
+	static const char *const tables[] = { "results", "samples" };
+	struct db_stmt *st;
+	int have[2] = { 0, 0 }, r;
+	size_t i;
+
+	r = db_prepare(db, &st, "SELECT name FROM sqlite_master WHERE "
+		       "type = 'table'");
+	if (r < 0)
+		return r;
+	while ((r = db_step(st)) == 1) {
+		const char *name = db_column_text(st, 0);
+
+		for (i = 0; name && i < 2; i++)
+			if (!strcmp(name, tables[i]))
+				have[i] = 1;
+	}
+	db_finalize(st);
+	if (r < 0)
+		return r;
+	if (have[0] == have[1])
+		return 0;
+	error("the results database %s is damaged: it has no table %s",
+	      db_path(db), tables[have[0] ? 1 : 0]);
+	error_hint("respin never starts over on its own: move the file away "
+		   "(results will be recomputed) or restore it from a backup");
+	return RESPIN_ERR;
 }
 
 int results_open(git_repository *repo, struct results **out)
@@ -59,8 +122,16 @@ int results_open(git_repository *repo, struct results **out)
 	}
 	strbuf_addf(&path, "%s/results.db", dir.buf);
 	rs = xcalloc(1, sizeof(*rs));
-	r = db_open(&rs->db, path.buf, schema);
+	r = db_open(&rs->db, path.buf, NULL);
 	if (r < 0) {
+		free(rs);
+		goto out;
+	}
+	r = tables_whole(rs->db);
+	if (!r)
+		r = db_exec(rs->db, schema);
+	if (r < 0) {
+		db_close(rs->db);
 		free(rs);
 		goto out;
 	}
@@ -119,8 +190,20 @@ int results_get(struct results *rs, const char *def_hash, const char *key,
 		return r;
 	r = db_step(st);
 	if (r == 1) {
+		const char *status = db_column_text(st, 1);
+
+		if (result_status_parse(status, &out->status) < 0) {
+			r = error("results database %s: the result of %s for "
+				  "%s has the status '%s', which this respin "
+				  "does not know", results_path(rs),
+				  db_column_text(st, 0), key,
+				  status ? status : "NULL");
+			error_hint("it was written by a newer respin, or "
+				   "the file is damaged");
+			db_finalize(st);
+			return r;
+		}
 		out->check = dup_col(st, 0);
-		out->status = dup_col(st, 1);
 		out->summary = dup_col(st, 2);
 		out->details = dup_col(st, 3);
 		out->duration = db_column_double(st, 4);
@@ -158,7 +241,7 @@ int results_put(struct results *rs, const struct result *res,
 	db_bind_text(st, 1, res->check);
 	db_bind_text(st, 2, res->def_hash);
 	db_bind_text(st, 3, res->key);
-	db_bind_text(st, 4, res->status);
+	db_bind_text(st, 4, result_status_name(res->status));
 	db_bind_text(st, 5, res->summary);
 	db_bind_text(st, 6, res->details);
 	db_bind_double(st, 7, res->duration);

@@ -16,11 +16,29 @@
  */
 struct results;
 
+/*
+ * What a result says.  FAIL: the patch is bad; ERROR: the tool or the
+ * setup is broken; TIMEOUT: it ran out of time; SKIP: nothing to say.
+ * The store keeps the name (result_status_name()) as text.
+ */
+enum result_status {
+	RESULT_PASS,
+	RESULT_FAIL,
+	RESULT_SKIP,
+	RESULT_ERROR,
+	RESULT_TIMEOUT,
+};
+
+/* "PASS", "FAIL", "SKIP", "ERROR", "TIMEOUT" ("?" for no such one). */
+const char *result_status_name(enum result_status s);
+/* The status named name: 0 and *out, or RESPIN_ENOTFOUND (no message). */
+int result_status_parse(const char *name, enum result_status *out);
+
 struct result {
 	char *check;		/* the check's name when it ran */
 	char *def_hash;
 	char *key;
-	char *status;		/* PASS FAIL SKIP ERROR TIMEOUT */
+	enum result_status status;
 	char *summary;		/* one short cell: "0E 1W", "ok +2 warnings" */
 	char *details;		/* JSON */
 	double duration;

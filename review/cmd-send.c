@@ -54,11 +54,12 @@ static int failed_checks(git_repository *repo, const struct series_version *v,
 		for (k = 0; k < g.ncols; k++) {
 			const struct grid_cell *c = grid_cell(&g, i, k);
 
-			if (!c->have || !strcmp(c->res.status, "PASS") ||
-			    !strcmp(c->res.status, "SKIP"))
+			if (!c->have || c->res.status == RESULT_PASS ||
+			    c->res.status == RESULT_SKIP)
 				continue;
 			strbuf_addf(out, "  %zu/%zu %s %s\n", i, v->nr_patches,
-				    st.checks.items[k].name, c->res.status);
+				    st.checks.items[k].name,
+				    result_status_name(c->res.status));
 			n++;
 		}
 	r = n;

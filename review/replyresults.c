@@ -112,10 +112,11 @@ static void patch_lines(struct strbuf *out, const struct check_list *checks,
 			bench_line(out, c, cell);
 		else
 			grid_cell_text(out, c, cell, i);
-		if (strcmp(cell->res.status, "PASS") &&
-		    (!cell->res.summary ||
-		     !strstr(cell->res.summary, cell->res.status)))
-			strbuf_addf(out, " [%s]", cell->res.status);
+		const char *status = result_status_name(cell->res.status);
+
+		if (cell->res.status != RESULT_PASS &&
+		    (!cell->res.summary || !strstr(cell->res.summary, status)))
+			strbuf_addf(out, " [%s]", status);
 		strbuf_addch(out, '\n');
 	}
 }

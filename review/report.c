@@ -7,6 +7,7 @@
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,22 +52,17 @@ void report_escape(struct strbuf *out, const char *s)
 
 /* ---- the result tables ---- */
 
-static const char *status_class(const struct grid_cell *cell)
+/* The status's name in lower case: "pass", "fail", ... */
+static void status_class(struct strbuf *out, const struct grid_cell *cell)
 {
-	static const char *const known[] = {
-		"PASS", "FAIL", "ERROR", "TIMEOUT", "SKIP", NULL
-	};
-	static const char *const cls[] = {
-		"pass", "fail", "error", "timeout", "skip"
-	};
-	size_t i;
+	const char *p;
 
-	if (!cell->have)
-		return "none";
-	for (i = 0; known[i]; i++)
-		if (!strcmp(cell->res.status, known[i]))
-			return cls[i];
-	return "other";
+	if (!cell->have) {
+		strbuf_addstr(out, "none");
+		return;
+	}
+	for (p = result_status_name(cell->res.status); *p; p++)
+		strbuf_addch(out, (char)tolower((unsigned char)*p));
 }
 
 /* A bench cell also says whether the change is better or worse. */
@@ -89,11 +85,12 @@ static void table_cell(struct strbuf *out, const struct check *c,
 {
 	struct strbuf text = STRBUF_INIT;
 
-	strbuf_addf(out, "<td class=\"%s%s\"", status_class(cell),
-		    verdict_class(c, cell));
+	strbuf_addstr(out, "<td class=\"");
+	status_class(out, cell);
+	strbuf_addf(out, "%s\"", verdict_class(c, cell));
 	if (cell->have) {
 		strbuf_addstr(out, " title=\"");
-		report_escape(out, cell->res.status);
+		report_escape(out, result_status_name(cell->res.status));
 		strbuf_addf(out, ", %.1fs", cell->res.duration);
 		strbuf_addstr(out, "\"");
 	}

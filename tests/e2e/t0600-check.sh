@@ -278,4 +278,39 @@ test_expect_success 'an unknown executor: 129 naming the key, nothing run or sto
 	respin check k --only ex >out && test_grep "^3 run, 0 reused, 0 failed$" out
 '
 
+test_expect_success 'each check its own executor: respin.check.NAME.executor first' '
+	git config respin.check.ex.executor nosuch &&
+	test_when_finished "git config --unset respin.check.ex.executor" &&
+	rm -f "$TRASH/ex.runs" &&
+	test_expect_code 129 respin check k --only ex 2>err &&
+	test_grep "respin.check.ex.executor is .nosuch.: no such executor (known: local)" err &&
+	test_path_is_missing "$TRASH/ex.runs" &&
+	git config respin.executor nosuch &&
+	test_when_finished "git config --unset respin.executor" &&
+	git config respin.check.ex.executor local &&
+	git config respin.check.ex.command "echo ran >>\"$TRASH/ex.runs\"; false" &&
+	test_expect_code 1 respin check k --only ex >out &&
+	test_grep "^3 run, 0 reused, 3 failed$" out &&
+	test "$(wc -l <"$TRASH/ex.runs")" = 3
+'
+
+test_expect_success 'partition and constraint are settings of a check; a bench asking for a node type keeps its own samples' '
+	git config respin.check.sp.kind bench &&
+	git config respin.check.sp.command "echo respin-metric: sp 1" &&
+	test_when_finished "git config --remove-section respin.check.sp" &&
+	respin check --list --json --only sp >before &&
+	git config respin.check.sp.partition fast &&
+	git config respin.check.sp.constraint epyc &&
+	respin check --list --json --only sp >after &&
+	test_grep "\"partition\": \"fast\"" after &&
+	test_grep "\"constraint\": \"epyc\"" after &&
+	def_before=$(sed -n "s/.*\"definition\": \"\([0-9a-f]*\)\".*/\1/p" before) &&
+	def_after=$(sed -n "s/.*\"definition\": \"\([0-9a-f]*\)\".*/\1/p" after) &&
+	test -n "$def_before" && test -n "$def_after" &&
+	test "$def_before" != "$def_after" &&
+	git config --unset respin.check.sp.constraint &&
+	respin check --list --json --only sp >again &&
+	test_grep "\"definition\": \"$def_before\"" again
+'
+
 test_done

@@ -168,8 +168,9 @@ void strbuf_add_oid(struct strbuf *sb, const git_oid *oid, size_t n)
 
 const char *oid_short(const git_oid *oid, size_t n)
 {
-	static char bufs[4][GIT_OID_HEXSZ + 1];
-	static int k;
+	/* a ring of its own in each thread: lint jobs run in threads */
+	static _Thread_local char bufs[4][GIT_OID_HEXSZ + 1];
+	static _Thread_local int k;
 	char *b = bufs[k++ & 3];
 
 	if (n > GIT_OID_HEXSZ)
@@ -191,7 +192,7 @@ const char *repo_ref_short(const char *ref)
 
 const char *repo_date(int64_t when)
 {
-	static char buf[32];
+	static _Thread_local char buf[32];
 	time_t t = (time_t)when;
 	struct tm tm;
 

@@ -52,12 +52,15 @@ char *repo_lore_url(git_repository *repo);
 
 /* Short display name: refs/heads/x -> x, refs/remotes/o/x -> o/x. */
 const char *repo_ref_short(const char *ref);
-/* "YYYY-MM-DD HH:MM" in local time, in a static buffer. */
+/* "YYYY-MM-DD HH:MM" in local time, in a buffer of the calling thread. */
 const char *repo_date(int64_t when);
 
 /* Appends the first n hex digits of an OID. */
 void strbuf_add_oid(struct strbuf *sb, const git_oid *oid, size_t n);
-/* A static buffer with the abbreviated hex of oid (n digits). */
+/*
+ * The abbreviated hex of oid (n digits) in a ring of 4 buffers of the
+ * calling thread: valid for the next 3 calls in that thread.
+ */
 const char *oid_short(const git_oid *oid, size_t n);
 
 /*

@@ -2,7 +2,10 @@
 #include "termsafe.h"
 #include "strbuf.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 size_t utf8_decode(const unsigned char *s, size_t avail, unsigned *cp)
 {
@@ -143,10 +146,51 @@ int term_safe_clean(const char *str, size_t len, unsigned flags)
 
 #define RING 8
 
+/* Each thread its own ring, freed when the thread ends. */
+struct ring {
+	struct strbuf sb[RING];
+	unsigned next;
+};
+
+static pthread_key_t ring_key;
+static pthread_once_t ring_once = PTHREAD_ONCE_INIT;
+static struct ring main_ring;	/* the main thread's: lives to the end */
+
+static void ring_free(void *p)
+{
+	struct ring *r = p;
+	size_t i;
+
+	for (i = 0; i < RING; i++)
+		strbuf_release(&r->sb[i]);
+	free(r);
+}
+
+static void ring_key_make(void)
+{
+	if (pthread_key_create(&ring_key, ring_free))
+		abort();
+}
+
+static struct ring *ring_get(void)
+{
+	struct ring *r;
+
+	if (gettid() == getpid())
+		return &main_ring;
+	if (pthread_once(&ring_once, ring_key_make))
+		abort();
+	r = pthread_getspecific(ring_key);
+	if (!r) {
+		r = xcalloc(1, sizeof(*r));
+		pthread_setspecific(ring_key, r);
+	}
+	return r;
+}
+
 const char *term_safe(const char *s)
 {
-	static struct strbuf ring[RING];
-	static unsigned next;
+	struct ring *ring;
 	struct strbuf *sb;
 	size_t len;
 
@@ -155,7 +199,8 @@ const char *term_safe(const char *s)
 	len = strlen(s);
 	if (term_safe_clean(s, len, 0))
 		return s;
-	sb = &ring[next++ % RING];
+	ring = ring_get();
+	sb = &ring->sb[ring->next++ % RING];
 	if (!sb->buf)
 		strbuf_init(sb, 0);
 	strbuf_reset(sb);

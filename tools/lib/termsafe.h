@@ -32,7 +32,8 @@ void strbuf_add_term_safe(struct strbuf *sb, const char *s, size_t len,
 
 /*
  * s escaped as above (NULL reads as ""), for one field of a printf-style
- * line: the result is borrowed and stays valid for the next 7 calls.
+ * line: the result is borrowed and stays valid for the next 7 calls in
+ * the same thread (each thread has a ring of its own).
  */
 const char *term_safe(const char *s);
 

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kind = bench: a metric per run ("respin-metric: NAME VALUE" or a
+ * pattern), every sample stored; the base and the patches run in
+ * rounds, in turns, until each patch's comparison with the base's runs
+ * of its own span is decided (ci/stats.c) or at the plan's maximum.
+ * It schedules itself (run_all), after the other checks, and needs the
+ * tree built: the build directory when it holds it, else the tree's
+ * kept artifacts, else built again.
+ */
+#include "ci/kind.h"
+#include "ci/artifacts.h"
+#include "ci/stats.h"
+#include "tools/lib/error.h"
+#include "tools/lib/run.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The metric of one bench run: "respin-metric: NAME VALUE" or pattern. */
+static int bench_metric(const struct check *c, const char *text, double *out)
+{
+	const char *p = text;
+
+	if (c->pattern) {
+		regex_t re;
+		regmatch_t m[2];
+		int r = -1;
+
+		if (regcomp(&re, c->pattern, REG_EXTENDED | REG_NEWLINE))
+			return error("bench '%s': the pattern '%s' is not a "
+				     "regular expression", c->name, c->pattern);
+		if (!regexec(&re, text, 2, m, 0) && m[1].rm_so >= 0) {
+			char *v = xstrndup(text + m[1].rm_so,
+					   (size_t)(m[1].rm_eo - m[1].rm_so));
+			char *end;
+
+			*out = strtod(v, &end);
+			r = end != v ? 0 : -1;
+			free(v);
+		}
+		regfree(&re);
+		return r;
+	}
+	while ((p = strstr(p, "respin-metric:"))) {
+		const char *q = p + 14;
+		size_t n = strlen(c->metric);
+		char *end;
+
+		p = q;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, c->metric, n) || (q[n] != ' ' && q[n] != '\t'))
+			continue;
+		*out = strtod(q + n, &end);
+		if (end != q + n)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * Position i's tree built for a bench run: the build directory when it
+ * holds that tree, else the tree's kept artifacts (run with RESPIN_BUILD
+ * there, so a bench never reads another tree's build), else built again.
+ */
+static int bench_build(struct engine *e, size_t i, const git_oid *tree)
+{
+	const struct check *b = engine_build_check(e);
+	git_oid built;
+
+	e->build_override = NULL;
+	if (!b)
+		return 0;
+	build_marker_read(e, b, &built);
+	if (git_oid_equal(&built, tree))
+		return 0;
+	if (artifacts_have(e->repo, b, tree)) {
+		strbuf_reset(&e->artifacts);
+		artifacts_dir(e->repo, b, tree, &e->artifacts);
+		e->build_override = e->artifacts.buf;
+		return 0;
+	}
+	return build_ensure(e, i, tree);
+}
+
+/* One position of a bench: its stored samples, what its runs gave now. */
+struct bench_pos {
+	size_t pos;		/* 0: the base */
+	double *v;		/* every stored sample, in the store's order */
+	int64_t *seq;
+	size_t nr;
+	struct strbuf log;	/* the last run's output */
+	double seconds;		/* of the runs taken now */
+	int ran;		/* runs taken now */
+	int broken;		/* a run gave no value: ERROR, reported */
+	int done;		/* decided, or at the plan's maximum */
+	int want;		/* runs the next look wants */
+	size_t nbase;		/* base samples in its span of runs */
+};
+
+static int bench_load(struct engine *e, const struct check *c,
+		      struct bench_pos *bp)
+{
+	struct strbuf key = STRBUF_INIT;
+	int r = engine_key(e->repo, e->v, c, bp->pos, &key);
+
+	free(bp->v);
+	free(bp->seq);
+	bp->v = NULL;
+	bp->seq = NULL;
+	bp->nr = 0;
+	if (!r)
+		r = results_samples_get_seq(e->rs, c->hash, key.buf, &bp->v,
+					    &bp->seq, &bp->nr);
+	strbuf_release(&key);
+	return r;
+}
+
+/*
+ * One run of bench c at bp's position, its value stored at once (an
+ * interruption keeps what finished).  0 when it gave a value; 1 when it
+ * did not (timed out, no metric: an ERROR, reported); <0 errors.
+ */
+static int bench_run_once(struct engine *e, const struct check *c,
+			  struct bench_pos *bp)
+{
+	size_t i = bp->pos;
+	struct strbuf key = STRBUF_INIT;
+	struct run_result res;
+	char what[64], step[32];
+	git_oid tree;
+	double value;
+	int r;
+
+	if (run_interrupted())
+		return run_error_interrupted();
+	if (engine_tree(e->repo, engine_commit(e->v, i), &tree) < 0)
+		return -1;
+	r = engine_key(e->repo, e->v, c, i, &key);
+	engine_running(e, c, i);
+	if (!r) {
+		engine_step(e, i, c, "checking out");
+		r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, i));
+	}
+	if (!r)
+		r = bench_build(e, i, &tree);
+	if (r < 0) {
+		strbuf_release(&key);
+		return r;
+	}
+	snprintf(what, sizeof(what), "run %zu", bp->nr + 1);
+	engine_step(e, i, c, what);
+	/* the job of the run after the samples stored: found again on resume */
+	snprintf(step, sizeof(step), "run-%zu", bp->nr + 1);
+	run_result_init(&res);
+	r = engine_exec(e, c, i, &tree, step, c->command, c->timeout, NULL, 0,
+			&res);
+	e->build_override = NULL;
+	if (r < 0)
+		goto out;
+	bp->ran++;
+	bp->seconds += res.seconds;
+	strbuf_reset(&bp->log);
+	strbuf_add(&bp->log, res.output.buf, res.output.len);
+	if (res.timed_out || bench_metric(c, res.output.buf, &value) < 0) {
+		error_clear();
+		e->errors++;
+		bp->broken = 1;
+		engine_report(e, c, i, "ERROR: %s\n", res.timed_out ?
+			      "the run timed out" : "no metric in its output");
+		if (!res.timed_out)
+			strbuf_addf(&e->report, "hint: print a line "
+				    "'respin-metric: %s VALUE', or set "
+				    "respin.check.%s.pattern\n", c->metric ?
+				    c->metric : "NAME", c->name);
+		r = 1;
+		goto out;
+	}
+	r = results_samples_add(e->rs, c->hash, key.buf, &value, 1);
+	if (!r)
+		r = bench_load(e, c, bp);
+out:
+	run_result_release(&res);
+	strbuf_release(&key);
+	return r;
+}
+
+/*
+ * The result of one position: "n=12 mean=100.3", its duration the sum
+ * of every run of it; written when it ran, or when none is stored yet.
+ */
+static int bench_store(struct engine *e, const struct check *c,
+		       const struct bench_pos *bp)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct check_job j = { e, c, bp->pos, { { 0 } }, NULL };
+	struct check_verdict v = CHECK_VERDICT_INIT;
+	struct result old;
+	double seconds = bp->seconds;
+	int r = engine_key(e->repo, e->v, c, bp->pos, &key), have = 0;
+
+	if (!r)
+		r = results_get(e->rs, c->hash, key.buf, &old);
+	if (!r) {
+		have = 1;
+		seconds += old.duration;
+		result_release(&old);
+	} else if (r == RESPIN_ENOTFOUND) {
+		r = 0;
+	}
+	if (!r && (bp->ran || (!have && bp->nr))) {
+		strbuf_addf(&v.summary, "n=%zu mean=%g", bp->nr,
+			    stats_mean(bp->v, bp->nr));
+		j.key = key.buf;
+		v.status = RESULT_PASS;
+		v.seconds = seconds;
+		v.log = bp->log.buf;
+		v.log_len = bp->log.len;
+		r = store_result(&j, &v);
+	}
+	strbuf_release(&key);
+	check_verdict_release(&v);
+	return r;
+}
+
+/*
+ * Where each patch stands: its base samples (those of its own span of
+ * runs), the comparison, and the runs its next look wants (done when
+ * none).  1 when some patch wants runs, 0 when none, <0 errors.
+ */
+static int bench_looks(const struct stats_plan *plan, struct bench_pos *bp,
+		       size_t npos, double *window)
+{
+	struct bench_pos *base = &bp[0];
+	size_t j;
+	int any = 0;
+
+	for (j = 1; j < npos; j++) {
+		struct bench_pos *p = &bp[j];
+		struct stats_comparison cmp;
+		int have;
+
+		if (p->done || p->broken)
+			continue;
+		p->nbase = stats_window(base->v, base->seq, base->nr, p->seq,
+					p->nr, window);
+		have = p->nbase && p->nr;
+		if (have && stats_compare(window, p->nbase, p->v, p->nr, plan,
+					  &cmp) < 0)
+			return -1;
+		p->want = stats_next_look(plan, p->nbase, p->nr,
+					  have ? &cmp : NULL);
+		p->done = !p->want;
+		any |= !p->done;
+	}
+	return any;
+}
+
+/*
+ * Bench c at positions bp[0] (the base) and bp[1..npos-1] (patches):
+ * rounds in which the base and every patch that still wants runs take
+ * one each, in turn, the order reversed each round (base, 1, 2, then
+ * 2, 1, base: ABBA for one patch), so that a drift of the machine falls
+ * on every side alike.  The base is shared: it runs while some patch's
+ * own span holds fewer base runs than its next look wants; a patch
+ * runs while it wants runs itself, or while its span must grow to take
+ * in more of the base's.  With no patches, the base takes its first
+ * look alone.
+ */
+static int bench_rounds(struct engine *e, const struct check *c,
+			struct bench_pos *bp, size_t npos)
+{
+	struct stats_plan plan;
+	struct bench_pos **order = xcalloc(npos, sizeof(*order));
+	double *window = NULL;
+	size_t round, j, n;
+	int r = 0;
+
+	check_stats_plan(c, &plan);
+	if (npos == 1) {
+		int want = stats_next_look(&plan, bp[0].nr, bp[0].nr, NULL);
+
+		while (!r && bp[0].nr < (size_t)want)
+			r = bench_run_once(e, c, &bp[0]);
+	}
+	for (round = 0; npos > 1 && r == 0; round++) {
+		int base_wanted = 0;
+
+		/* each round adds a run to every patch still going: a bound */
+		if (round > 2 * (size_t)plan.max_runs + 8) {
+			r = error("bench %s: no decision after %zu rounds of "
+				  "%d..%d runs; this is a bug in respin", c->name,
+				  round, plan.min_runs, plan.max_runs);
+			break;
+		}
+		window = xrealloc(window, (bp[0].nr + 1) * sizeof(*window));
+		r = bench_looks(&plan, bp, npos, window);
+		if (r <= 0)
+			break;
+		r = 0;
+		n = 0;
+		for (j = 1; j < npos; j++)
+			if (!bp[j].done && !bp[j].broken &&
+			    bp[j].nbase < (size_t)bp[j].want)
+				base_wanted = 1;
+		if (base_wanted && round % 2 == 0)
+			order[n++] = &bp[0];
+		for (j = 1; j < npos; j++) {
+			struct bench_pos *p = &bp[round % 2 ? npos - j : j];
+
+			if (!p->done && !p->broken &&
+			    (p->nr < (size_t)p->want ||
+			     p->nbase < (size_t)p->want))
+				order[n++] = p;
+		}
+		if (base_wanted && round % 2)
+			order[n++] = &bp[0];
+		for (j = 0; j < n && !r; j++) {
+			int got = bench_run_once(e, c, order[j]);
+
+			/* no value from the base: this bench stops here */
+			if (got < 0 || (got == 1 && order[j] == &bp[0]))
+				r = got;
+		}
+	}
+	free(window);
+	free(order);
+	stats_plan_release(&plan);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * A bench, once the other checks ran: the base and the patches that
+ * apply, in rounds (bench_rounds()).  Counted a position each: run when
+ * it got runs now, reused when not.
+ */
+static int bench_run_all(struct engine *e, const struct check *c)
+{
+	size_t n = e->v->nr_patches, i, npos = 0;
+	struct bench_pos *bp = xcalloc(n + 1, sizeof(*bp));
+	int r = 0;
+
+	for (i = 0; i <= n; i++) {
+		if (i && e->only >= 0 && (size_t)e->only != i)
+			continue;
+		bp[npos].pos = i;
+		strbuf_init(&bp[npos].log, 0);
+		npos++;
+	}
+	for (i = 0; i < npos && r >= 0; i++)
+		r = bench_load(e, c, &bp[i]);
+	if (r >= 0)
+		r = bench_rounds(e, c, bp, npos);
+	for (i = 0; i < npos; i++) {
+		if (r >= 0)
+			r = bench_store(e, c, &bp[i]);
+		if (bp[i].ran)
+			e->ran++;
+		else
+			e->reused++;
+		free(bp[i].v);
+		free(bp[i].seq);
+		strbuf_release(&bp[i].log);
+	}
+	free(bp);
+	return r;
+}
+
+int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
+		      size_t b)
+{
+	struct bench_pos bp[2];
+	size_t k;
+	int r = 0;
+
+	memset(bp, 0, sizeof(bp));
+	bp[0].pos = a;
+	bp[1].pos = b;
+	for (k = 0; k < 2; k++)
+		strbuf_init(&bp[k].log, 0);
+	for (k = 0; k < 2 && r >= 0; k++)
+		r = bench_load(e, c, &bp[k]);
+	if (r >= 0)
+		r = bench_rounds(e, c, bp, 2);
+	for (k = 0; k < 2; k++) {
+		if (r >= 0)
+			r = bench_store(e, c, &bp[k]);
+		if (bp[k].ran)
+			e->ran++;
+		free(bp[k].v);
+		free(bp[k].seq);
+		strbuf_release(&bp[k].log);
+	}
+	engine_step(e, 0, c, NULL);
+	return r;
+}
+
+
+const struct check_kind_ops check_bench_ops = {
+	.kind = CHECK_BENCH,
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
+		 KIND_OWN_SCHEDULE,
+	.run_all = bench_run_all,
+};

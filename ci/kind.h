@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_CI_KIND_H
+#define RESPIN_CI_KIND_H
+
+#include "ci/engine.h"
+
+/*
+ * One check kind, one file (ci/check-KIND.c), behind this interface;
+ * the engine (ci/engine.c) only schedules: it finds the positions a
+ * check applies to, reuses what is stored, checks the tree out, builds
+ * it first when the kind needs that, runs the kind's command through
+ * the check's executor (engine_exec()) and stores the kind's verdict
+ * (store_result()).  Most kinds say only what to run and how to judge
+ * what it gave (command + judge); one that works in steps of its own
+ * (build) has run, one that schedules all positions itself (bench)
+ * run_all.  A new kind is a file and a line in kinds[] (engine.c).
+ */
+
+/* What a kind needs, and where it applies. */
+#define KIND_NEEDS_BUILD	(1u << 0) /* the tree built first (artifacts) */
+#define KIND_NEEDS_MAIL		(1u << 1) /* the patch's mail (its key): no base */
+#define KIND_ON_BASE		(1u << 2) /* runs on the base (a reference) */
+#define KIND_ON_BASE_TOO	(1u << 3) /* on the base with --base-too */
+#define KIND_OWN_SCHEDULE	(1u << 4) /* run_all: after the others */
+#define KIND_WORKTREE_FREE	(1u << 5) /* reads no tree: -j runs it in threads */
+#define KIND_NEEDS_BASE		(1u << 6) /* compared with the base: it runs
+					     there with --patch too */
+#define KIND_NO_RERUN		(1u << 7) /* the tree decides: bisect's
+					     retries reuse it */
+
+/* One check at one position. */
+struct check_job {
+	struct engine *e;
+	const struct check *c;
+	size_t i;		/* 0 the base */
+	git_oid tree;		/* the tree at i */
+	const char *key;	/* its result key (engine_key()) */
+};
+
+/* A verdict: what store_result() records and counts. */
+struct check_verdict {
+	enum result_status status;
+	struct strbuf summary;	/* the cell: "0E 1W", "ok, 2 warnings" */
+	struct strbuf details;	/* JSON or lines, or empty */
+	double seconds;
+	const char *log;	/* what the run printed (borrowed) */
+	size_t log_len;
+};
+#define CHECK_VERDICT_INIT { RESULT_PASS, STRBUF_INIT, STRBUF_INIT, 0, NULL, 0 }
+void check_verdict_release(struct check_verdict *v);
+
+struct check_kind_ops {
+	enum check_kind kind;
+	unsigned needs;		/* KIND_* */
+	/*
+	 * What to run for j, and its stdin: 0, 1 when there is nothing to
+	 * run (said in e->report, counted an error), <0 errors.
+	 */
+	int (*command)(const struct check_job *j, struct strbuf *cmd,
+		       struct strbuf *input);
+	/* How to judge what it gave (status, summary, details, report). */
+	int (*judge)(const struct check_job *j, const struct run_result *res,
+		     struct check_verdict *v);
+	/* Instead of command + judge: runs, judges and stores j itself. */
+	int (*run)(const struct check_job *j);
+	/* KIND_OWN_SCHEDULE: every position of c at once, in its own order. */
+	int (*run_all)(struct engine *e, const struct check *c);
+};
+
+const struct check_kind_ops *check_kind_ops(enum check_kind k);
+
+extern const struct check_kind_ops check_build_ops, check_lint_ops,
+	check_ktap_ops, check_bench_ops, check_command_ops;
+
+/*
+ * Judged: counts it (FAIL and TIMEOUT failed) and stores it, except a
+ * TIMEOUT (a run cut short says nothing about the tree: it runs again).
+ * 0 or <0 when the store fails.
+ */
+int store_result(const struct check_job *j, const struct check_verdict *v);
+
+/*
+ * Runs "sh -c command" for check c at position i (tree) through c's
+ * executor, with respin's variables (RESPIN_BUILD, RESPIN_SRC, ...);
+ * input is fed to stdin.  The job's name is (series, check, tree) and
+ * step, which tells apart the jobs of one check at one tree ("config",
+ * "run-3"; NULL for the check's own command), so an executor that
+ * outlives respin finds each again.  0 and res filled (whatever the
+ * exit), <0 when it could not run or was interrupted.
+ */
+int engine_exec(struct engine *e, const struct check *c, size_t i,
+		const git_oid *tree, const char *step, const char *command,
+		double timeout, const char *input, size_t input_len,
+		struct run_result *res);
+
+/* The progress callback, if any, with what the engine does now. */
+void engine_step(struct engine *e, size_t i, const struct check *c,
+		 const char *what);
+/* "NAME at i/n" noted in the series' lock while it runs. */
+void engine_running(struct engine *e, const struct check *c, size_t i);
+/* A line for the user: "NAME at i/n: ..." appended to e->report. */
+void engine_report(struct engine *e, const struct check *c, size_t i,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The tree of commit. */
+int engine_tree(git_repository *repo, const git_oid *commit, git_oid *out);
+int engine_file_exists(const char *dir, const char *name);
+
+/* The build check (the first of kind build), or NULL. */
+const struct check *engine_build_check(const struct engine *e);
+/* Builds position i's tree with the build check unless its directory
+ * holds it already (ci/check-build.c). */
+int build_ensure(struct engine *e, size_t i, const git_oid *tree);
+/* The tree the build directory holds for build check b (zero: none). */
+void build_marker_read(struct engine *e, const struct check *b,
+		       git_oid *tree);
+
+#endif
