@@ -193,12 +193,45 @@ int engine_lock(struct engine *e, int wait, int (*stop)(void))
 	return r;
 }
 
+/* What the executor's callbacks are told: the engine, the position. */
+struct job_note {
+	struct engine *e;
+	size_t i;
+};
+
 /* Says in the series' lock what runs now, for whoever waits for it. */
 static void note_group(long group, void *data)
 {
-	struct engine *e = data;
+	struct job_note *n = data;
 
-	worktree_lock_note(&e->wt, e->running.buf, group);
+	worktree_lock_note(&n->e->wt, n->e->running.buf, group);
+}
+
+/* A queued job moved: the progress line says where it stands. */
+static void note_state(const char *id, int state, void *data)
+{
+	struct job_note *n = data;
+	char what[96];
+
+	snprintf(n->e->job, sizeof(n->e->job), "%s", id);
+	snprintf(what, sizeof(what), "%s (job %s)", state == EXEC_PENDING ?
+		 "queued" : exec_state_name(state), id);
+	if (n->e->now)
+		progress(n->e, n->i, n->e->now, what);
+}
+
+/* respin.check.NAME.KEY of the check running now, or NULL. */
+static char *now_config(struct engine *e, const char *key)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *v;
+
+	if (!e->now)
+		return NULL;
+	strbuf_addf(&k, "respin.check.%s.%s", e->now->name, key);
+	v = repo_config_string(e->repo, k.buf, NULL);
+	strbuf_release(&k);
+	return v;
 }
 
 /* Runs "sh -c COMMAND" in the worktree with respin's variables. */
@@ -211,8 +244,11 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 	size_t n = 0;
 	struct exec_job job = { 0 };
 	struct exec_result xr;
-	struct executor one = { 0 }, *x = &e->exec;
+	struct executor one = { 0 }, *x = &one;
 	struct strbuf name = STRBUF_INIT;
+	struct job_note note = { e, i };
+	char *partition = NULL, *constraint = NULL;
+	git_oid what;
 	int r;
 
 	add_env(env, &n, "RESPIN_BUILD=%s", e->build_override ?
@@ -223,8 +259,20 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 	add_env(env, &n, "RESPIN_PATCHES=%zu", e->v->nr_patches);
 	add_env(env, &n, "RESPIN_TREE=%s", oid_short(tree, GIT_OID_HEXSZ));
 	env[n] = NULL;
-	strbuf_addf(&name, "respin-%s-%zu-%s", e->s->name, i,
-		    oid_short(tree, 12));
+	/* one name a command: a queued job is found again by it */
+	{
+		struct strbuf all = STRBUF_INIT;
+		size_t k;
+
+		strbuf_addstr(&all, command);
+		for (k = 0; k < n; k++)
+			strbuf_addf(&all, "\n%s", env[k]);
+		git_odb_hash(&what, all.buf, all.len, GIT_OBJECT_BLOB);
+		strbuf_release(&all);
+	}
+	strbuf_addf(&name, "respin-%s-%s-%zu-%s-%s", e->s->name,
+		    e->now ? e->now->name : "", i, oid_short(tree, 12),
+		    oid_short(&what, 8));
 	job.name = name.buf;
 	job.command = command;
 	job.env = (const char *const *)env;
@@ -236,21 +284,32 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 	job.input_len = input_len;
 	if (!e->parallel) {
 		job.started = note_group;
-		job.data = e;
+		job.changed = note_state;
+		job.data = &note;
+		job.partition = partition = now_config(e, "partition");
+		job.constraint = constraint = now_config(e, "constraint");
 	}
 	exec_result_init(&xr);
 	if (e->parallel) {
 		/* lint jobs in threads: each its own, here */
 		one.ops = &exec_local_ops;
-		x = &one;
 		r = 0;
 	} else {
-		r = e->exec.ops ? 0 : executor_open(e->repo, NULL, &e->exec);
+		/* the check's own executor, else respin.executor */
+		r = executor_open(e->repo, e->now ? e->now->name : NULL, &one);
 	}
+	e->job[0] = '\0';
 	if (!r)
 		r = executor_run(x, &job, &xr);
-	if (x == &one)
-		executor_release(&one);
+	if (!r && xr.state != EXEC_DONE) {
+		/* not stored, as a timeout: the next respin check runs it */
+		xr.run.timed_out = 1;
+		if (xr.state != EXEC_TIMEOUT && !e->parallel)
+			snprintf(e->lost, sizeof(e->lost), "%s job %s %s",
+				 x->ops->name, e->job,
+				 exec_state_name(xr.state));
+	}
+	executor_release(&one);
 	if (!r) {
 		run_result_release(res);
 		*res = xr.run;
@@ -258,6 +317,8 @@ static int run_configured(struct engine *e, const char *command, size_t i,
 	}
 	exec_result_release(&xr);
 	strbuf_release(&name);
+	free(partition);
+	free(constraint);
 	while (n)
 		free(env[--n]);
 	return r;
@@ -447,6 +508,9 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 	const char *status;
 	int r, have_prev = 0;
 
+	const struct check *was = e->now;
+
+	e->now = c;	/* its commands run where the build check says */
 	/* what the build directory holds decides what make rebuilds */
 	marker_read(e, c, &built);
 	if (!git_oid_is_zero(&built)) {
@@ -553,6 +617,7 @@ out:
 	strbuf_release(&details);
 	strbuf_release(&changed);
 	strbuf_release(&prevkey);
+	e->now = was;
 	return r;
 }
 
@@ -1029,6 +1094,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	}
 	snprintf(what, sizeof(what), "run %zu", bp->nr + 1);
 	progress(e, i, c, what);
+	e->now = c;
 	run_result_init(&res);
 	r = run_configured(e, c->command, i, &tree, c->timeout, NULL, 0, &res);
 	e->build_override = NULL;
@@ -1356,7 +1422,9 @@ int engine_run(struct engine *e)
 				strbuf_release(&key);
 				break;
 			}
-			if (!r && e->rerun && c->kind != CHECK_BUILD) {
+			if (!r && ((e->rerun && c->kind != CHECK_BUILD) ||
+				   !strcmp(old.status, "ERROR"))) {
+				/* ERROR is no verdict (a job cancelled): again */
 				/* again: the new result replaces it */
 				result_release(&old);
 				r = RESPIN_ENOTFOUND;
@@ -1389,9 +1457,36 @@ int engine_run(struct engine *e)
 	return r;
 }
 
+/*
+ * The job of check c at i ended with no verdict (cancelled, preempted,
+ * its node failed, lost): what its runner made of it (a timeout) is
+ * replaced by an ERROR naming the job, stored so that results show it;
+ * an ERROR is run again by the next respin check.
+ */
+static int record_lost(struct engine *e, const struct check *c, size_t i,
+		       const char *key, size_t mark, size_t failed,
+		       size_t errors)
+{
+	struct result out;
+	int r;
+
+	strbuf_setlen(&e->report, mark);
+	e->failed = failed;
+	e->errors = errors + 1;
+	strbuf_addf(&e->report, "%s at %zu/%zu: ERROR: %s; the next respin "
+		    "check runs it again\n", c->name, i, e->v->nr_patches,
+		    e->lost);
+	set_result(&out, c, key, "ERROR", e->lost, 0);
+	r = results_put(e->rs, &out, e->lost, strlen(e->lost));
+	result_release(&out);
+	e->lost[0] = '\0';
+	return r;
+}
+
 static int run_one(struct engine *e, const struct check *c, size_t i,
 		   const git_oid *tree, const char *key)
 {
+	size_t mark = e->report.len, failed = e->failed, errors = e->errors;
 	int r;
 
 	strbuf_reset(&e->running);
@@ -1406,6 +1501,8 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 			return r;
 	}
 	progress(e, i, c, "running");
+	e->now = c;
+	e->lost[0] = '\0';
 	switch (c->kind) {
 	case CHECK_BUILD:
 		r = run_build(e, c, i, tree, key);
@@ -1423,6 +1520,8 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 		r = error("bench %s runs in run_benches()", c->name);
 		break;
 	}
+	if (!r && e->lost[0])
+		r = record_lost(e, c, i, key, mark, failed, errors);
 	if (!r)
 		e->ran++;
 	return r;

@@ -34,6 +34,9 @@ struct engine {
 	struct strbuf running;	/* "build at 2/3", noted in the lock */
 	int parallel;		/* lint jobs run in threads now */
 	struct executor exec;	/* where the commands run (respin.executor) */
+	const struct check *now;	/* whose command runs (its executor) */
+	char job[64];		/* the executor's id of the job running now */
+	char lost[96];		/* "slurm job 17 cancelled": no verdict */
 	/* RESPIN_BUILD for the run now, when not the build directory */
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */
