@@ -38,10 +38,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Seconds an ended job's exit file may take to show (NFS caches). */
+#define LOST_GRACE 20
+
 struct slurm_job {
 	char *id;
 	char *dir;
 	time_t asked;		/* when squeue was last asked about it */
+	time_t gone;		/* when Slurm first said it ended, no exit */
 	enum exec_state seen;
 };
 
@@ -201,8 +205,9 @@ static int job_script(const struct exec_job *job, const char *dir,
 {
 	const char *const *e;
 
-	strbuf_addf(out, "#!/bin/sh\n# respin job %s: written by respin "
-		    "check, run by sbatch on a node\n", job->name);
+	/* (the name holds the series' name: it stays out of the script) */
+	strbuf_addstr(out, "#!/bin/sh\n# a respin job: written by respin "
+		      "check, run by sbatch on a node\n");
 	strbuf_addstr(out, "dir=");
 	sq(out, dir);
 	strbuf_addstr(out, "\ndate +%s.%N >\"$dir/started\"\n");
@@ -227,6 +232,7 @@ static int job_script(const struct exec_job *job, const char *dir,
 		"\techo 125 >\"$dir/exit\"; exit 0\n"
 		"}\n"
 		"trap 'cd / && rm -rf \"$work\"' EXIT\n"
+		"trap 'exit 143' TERM INT HUP\n"
 		"# fresh mtimes (-m): make must not take a changed file for old\n"
 		"if ! git --git-dir=\"$git_dir\" archive --format=tar \"$commit\" |\n"
 		"     tar -x -m -f - -C \"$work\" 2>\"$dir/broken\"; then\n"
@@ -565,6 +571,15 @@ static int slurm_poll(struct executor *x, const char *id, int block,
 			if (r < 0)
 				break;
 			st = map_state(state.buf, &ended);
+			/*
+			 * Ended as far as Slurm knows, and no exit file: on a
+			 * network filesystem it may not be seen here yet, so
+			 * LOST only after a grace period.
+			 */
+			if (ended && st == EXEC_LOST && !j->gone)
+				j->gone = now;
+			if (ended && st == EXEC_LOST && now - j->gone < LOST_GRACE)
+				ended = 0;
 			if (ended && !has_file(j->dir, "exit")) {
 				hand_over(j, st, res);
 				strbuf_addf(&res->run.output, "%srespin: slurm "
@@ -577,7 +592,7 @@ static int slurm_poll(struct executor *x, const char *id, int block,
 				r = 0;
 				break;
 			}
-			if (!ended && st > j->seen)
+			if (!ended && st <= EXEC_RUNNING && st > j->seen)
 				j->seen = st;
 		}
 		res->state = j->seen;

@@ -73,8 +73,10 @@ test_expect_success 'a job cancelled with scancel while it runs is recorded as c
 	git config respin.check.slow.kind command &&
 	git config respin.check.slow.command \
 		"test -f \"$TRASH/ran-once\" || { touch \"$TRASH/ran-once\"; sleep 60; }" &&
-	{ respin check k --only slow --patch 1 >out 2>err & pid=$!; } &&
+	mkdir nodetmp &&
+	{ TMPDIR=$PWD/nodetmp respin check k --only slow --patch 1 >out 2>err & pid=$!; } &&
 	wait_for job_running -slow- &&
+	test -n "$(ls nodetmp)" &&
 	scancel --name="$(squeue -h -t running -o %j | grep -- -slow-)" &&
 	test_expect_code 1 wait $pid &&
 	test_grep "^1 run, 0 reused, 1 failed$" out &&
@@ -85,7 +87,9 @@ test_expect_success 'a job cancelled with scancel while it runs is recorded as c
 		my \$c = \$d->{patches}[1]{results}{slow};
 		exit 2 unless \$c->{status} eq q(ERROR);
 		exit 3 unless \$c->{summary} =~ /^slurm job \d+ cancelled\$/;
-	" <r
+	" <r &&
+	# the node cleans up the tree it made
+	wait_for test -z "$(ls nodetmp)"
 '
 
 test_expect_success 'the cancelled job is run again by the next respin check' '
