@@ -507,7 +507,6 @@ static int run_build(struct engine *e, const struct check *c, size_t i,
 	git_oid built;
 	const char *status;
 	int r, have_prev = 0;
-
 	const struct check *was = e->now;
 
 	e->now = c;	/* its commands run where the build check says */
@@ -1424,8 +1423,10 @@ int engine_run(struct engine *e)
 			}
 			if (!r && ((e->rerun && c->kind != CHECK_BUILD) ||
 				   !strcmp(old.status, "ERROR"))) {
-				/* ERROR is no verdict (a job cancelled): again */
-				/* again: the new result replaces it */
+				/*
+				 * again: the new result replaces it (an ERROR
+				 * is no verdict, such as a job cancelled)
+				 */
 				result_release(&old);
 				r = RESPIN_ENOTFOUND;
 			}
