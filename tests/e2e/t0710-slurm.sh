@@ -39,6 +39,21 @@ wait_for() {
 	done
 }
 
+# the node's temporary directories (TMPDIR=nodetmp): some, none
+node_tmp_used() {
+	test -n "$(ls nodetmp)"
+}
+node_tmp_clean() {
+	test -z "$(ls nodetmp)"
+}
+
+# cancel_jobs NAME-PART: scancel the queued and running jobs named so
+cancel_jobs() {
+	for _id in $(squeue -h -o "%i %j" | awk -v p="$1" "index(\$2, p) { print \$1 }"); do
+		scancel "$_id" || return 1
+	done
+}
+
 job_running() {
 	squeue -h -t running -o %j | grep -q -- "$1"
 }
@@ -75,8 +90,9 @@ test_expect_success 'a job cancelled with scancel while it runs is recorded as c
 		"test -f \"$TRASH/ran-once\" || { touch \"$TRASH/ran-once\"; sleep 60; }" &&
 	mkdir nodetmp &&
 	{ TMPDIR=$PWD/nodetmp respin check k --only slow --patch 1 >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; cancel_jobs -slow-" &&
 	wait_for job_running -slow- &&
-	test -n "$(ls nodetmp)" &&
+	wait_for node_tmp_used &&
 	scancel --name="$(squeue -h -t running -o %j | grep -- -slow-)" &&
 	test_expect_code 1 wait $pid &&
 	test_grep "^1 run, 0 reused, 1 failed$" out &&
@@ -89,7 +105,7 @@ test_expect_success 'a job cancelled with scancel while it runs is recorded as c
 		exit 3 unless \$c->{summary} =~ /^slurm job \d+ cancelled\$/;
 	" <r &&
 	# the node cleans up the tree it made
-	wait_for test -z "$(ls nodetmp)"
+	wait_for node_tmp_clean
 '
 
 test_expect_success 'the cancelled job is run again by the next respin check' '
@@ -107,6 +123,7 @@ test_expect_success 'a respin check killed midway resumes: no job is submitted t
 	git config respin.check.pause.kind command &&
 	git config respin.check.pause.command "sleep 2" &&
 	{ respin check k --only pause >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; :" &&
 	wait_for job_running -pause-2- &&
 	kill -9 $pid &&
 	{ wait $pid; test $? = 137; } &&
