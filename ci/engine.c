@@ -241,12 +241,31 @@ int engine_lock(struct engine *e, int wait, int (*stop)(void))
 	return r;
 }
 
+/* What the executor's callbacks are told: the engine, the job. */
+struct job_note {
+	struct engine *e;
+	const struct check *c;
+	size_t i;
+};
+
 /* Says in the series' lock what runs now, for whoever waits for it. */
 static void note_group(long group, void *data)
 {
-	struct engine *e = data;
+	struct job_note *n = data;
 
-	worktree_lock_note(&e->wt, e->running.buf, group);
+	worktree_lock_note(&n->e->wt, n->e->running.buf, group);
+}
+
+/* A queued job moved: the progress line says where it stands. */
+static void note_state(const char *id, int state, void *data)
+{
+	struct job_note *n = data;
+	char what[96];
+
+	snprintf(n->e->job, sizeof(n->e->job), "%s", id);
+	snprintf(what, sizeof(what), "%s (job %s)", state == EXEC_PENDING ?
+		 "queued" : exec_state_name(state), id);
+	engine_step(n->e, n->i, n->c, what);
 }
 
 /*
@@ -300,6 +319,7 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 	struct exec_result xr;
 	struct executor own = { 0 }, *x = NULL;
 	struct strbuf name = STRBUF_INIT;
+	struct job_note note = { e, c, i };
 	int r;
 
 	/* threads run this too: no borrowed static buffers here */
@@ -312,9 +332,9 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 	add_env(env, &n, "RESPIN_PATCHES=%zu", e->v->nr_patches);
 	add_env(env, &n, "RESPIN_TREE=%s", hex);
 	env[n] = NULL;
-	/* stable and unique: (series, check, tree, step) */
-	strbuf_addf(&name, "respin-%s-%s-%.12s%s%s", e->s->name, c->name, hex,
-		    step ? "-" : "", step ? step : "");
+	/* stable and unique: (series, check, position, tree, step) */
+	strbuf_addf(&name, "respin-%s-%s-%zu-%.12s%s%s", e->s->name, c->name,
+		    i, hex, step ? "-" : "", step ? step : "");
 	job.name = name.buf;
 	job.command = command;
 	job.env = (const char *const *)env;
@@ -328,12 +348,21 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 	job.constraint = c->constraint;
 	if (!e->parallel) {
 		job.started = note_group;
-		job.data = e;
+		job.changed = note_state;
+		job.data = &note;
 	}
 	exec_result_init(&xr);
+	e->job[0] = '\0';
 	r = executor_for(e, c, &own, &x);
 	if (!r)
 		r = executor_run(x, &job, &xr);
+	if (!r && xr.state != EXEC_DONE) {
+		/* no verdict: judged as a timeout, recorded as what it was */
+		xr.run.timed_out = 1;
+		if (xr.state != EXEC_TIMEOUT && !e->parallel)
+			snprintf(e->lost, sizeof(e->lost), "%s job %s %s",
+				 x->ops->name, e->job, exec_state_name(xr.state));
+	}
 	if (x == &own)
 		executor_release(&own);
 	if (!r) {
@@ -354,6 +383,31 @@ void check_verdict_release(struct check_verdict *v)
 	strbuf_release(&v->details);
 }
 
+/*
+ * A cluster job that ended with no verdict (cancelled, preempted, its
+ * node failed, lost): stored as an ERROR naming the job, so that
+ * respin results shows it; reuse() runs a stored ERROR again.
+ */
+static int store_lost(const struct check_job *j)
+{
+	struct engine *e = j->e;
+	struct result out;
+	int r;
+
+	engine_report(e, j->c, j->i, "ERROR: %s; the next respin check runs "
+		      "it again\n", e->lost);
+	memset(&out, 0, sizeof(out));
+	out.check = j->c->name;
+	out.def_hash = (char *)j->c->hash;
+	out.key = (char *)j->key;
+	out.status = RESULT_ERROR;
+	out.summary = e->lost;
+	out.created = (int64_t)time(NULL);
+	r = results_put(e->rs, &out, e->lost, strlen(e->lost));
+	e->lost[0] = '\0';
+	return r;
+}
+
 int store_result(const struct check_job *j, const struct check_verdict *v)
 {
 	struct engine *e = j->e;
@@ -369,8 +423,10 @@ int store_result(const struct check_job *j, const struct check_verdict *v)
 		break;
 	case RESULT_ERROR:
 	case RESULT_TIMEOUT:
-		/* the tool broke, or ran out of time: nothing about the tree */
 		e->errors++;
+		if (e->lost[0])
+			return store_lost(j);
+		/* the tool broke, or ran out of time: nothing about the tree */
 		return 0;
 	}
 	memset(&out, 0, sizeof(out));
@@ -400,8 +456,9 @@ static int reuse(struct engine *e, const struct check *c, size_t i,
 
 	if (r < 0)
 		return r;
-	if (e->rerun && !(check_kind_ops(c->kind)->needs & KIND_NO_RERUN)) {
-		/* again: the new result replaces it */
+	if ((e->rerun && !(check_kind_ops(c->kind)->needs & KIND_NO_RERUN)) ||
+	    old.status == RESULT_ERROR) {
+		/* again: the new result replaces it (an ERROR is no verdict) */
 		result_release(&old);
 		return RESPIN_ENOTFOUND;
 	}

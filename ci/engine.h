@@ -62,6 +62,8 @@ struct engine {
 	/* where each check's commands run (executor_open()), by index */
 	struct executor *execs;
 	size_t nr_execs;
+	char job[64];		/* the executor's id of the job running now */
+	char lost[96];		/* "slurm job 17 cancelled": no verdict */
 	/* RESPIN_BUILD for the run now, when not the build directory */
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void exec_result_init(struct exec_result *r)
 {
@@ -30,6 +31,7 @@ const char *exec_state_name(enum exec_state s)
 
 static const struct executor_ops *const known[] = {
 	&exec_local_ops,
+	&exec_slurm_ops,
 };
 
 int executor_open(git_repository *repo, const char *check_name,
@@ -56,7 +58,10 @@ int executor_open(git_repository *repo, const char *check_name,
 			out->ops = known[i];
 			free(name);
 			strbuf_release(&key);
-			return 0;
+			r = out->ops->open ? out->ops->open(out, repo) : 0;
+			if (r < 0)
+				executor_release(out);
+			return r;
 		}
 		strbuf_addf(&list, "%s%s", i ? ", " : "", known[i]->name);
 	}
@@ -80,11 +85,29 @@ int executor_run(struct executor *x, const struct exec_job *job,
 {
 	struct strbuf id = STRBUF_INIT;
 	int r = x->ops->lookup(x, job->name, &id);
+	int last = -1;
+	useconds_t wait = 20000;
 
 	if (r == RESPIN_ENOTFOUND)
 		r = x->ops->submit(x, job, &id);
-	if (r >= 0)
-		r = x->ops->poll(x, id.buf, 1, res);
+	while (r >= 0) {
+		r = x->ops->poll(x, id.buf, 0, res);
+		if (r <= 0)
+			break;
+		if ((int)res->state != last && job->changed)
+			job->changed(id.buf, res->state, job->data);
+		last = (int)res->state;
+		if (run_interrupted()) {
+			r = run_error_interrupted();
+			break;
+		}
+		/* a look is a stat(): often, so a short job costs little */
+		usleep(wait);
+		if (wait < 100000)
+			wait *= 2;
+	}
+	if (!r && last >= 0 && job->changed)
+		job->changed(id.buf, res->state, job->data);
 	strbuf_release(&id);
 	return r;
 }

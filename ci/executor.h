@@ -28,6 +28,8 @@ struct exec_job {
 	const char *constraint;	/* a node type asked for, or NULL */
 	/* local: called with the process group once it started */
 	void (*started)(long group, void *data);
+	/* a queued job: called as it moves (pending, running, its end) */
+	void (*changed)(const char *id, int state, void *data);
 	void *data;
 };
 
@@ -70,6 +72,8 @@ struct executor_ops {
 		    struct exec_result *res);
 	int (*cancel)(struct executor *x, const char *id);
 	void (*release)(struct executor *x);
+	/* reads its settings (git config) when opened, or NULL */
+	int (*open)(struct executor *x, git_repository *repo);
 };
 
 struct executor {
@@ -86,11 +90,18 @@ int executor_open(git_repository *repo, const char *check_name,
 		  struct executor *out);
 void executor_release(struct executor *x);
 
-/* Submit (unless a job of its name is known) and wait for the end. */
+/*
+ * Submit (unless a job of its name is known) and wait for the end,
+ * telling job->changed how it stands; interrupted (run_interrupted()),
+ * it returns at once and leaves a queued job to the cluster, for the
+ * next run to find by name.
+ */
 int executor_run(struct executor *x, const struct exec_job *job,
 		 struct exec_result *res);
 
 /* The local executor (ci/exec-local.c). */
 extern const struct executor_ops exec_local_ops;
+/* The Slurm executor (ci/exec-slurm.c): respin.slurm.* settings. */
+extern const struct executor_ops exec_slurm_ops;
 
 #endif

@@ -272,7 +272,7 @@ test_expect_success 'an unknown executor: 129 naming the key, nothing run or sto
 	git config respin.executor nosuch &&
 	test_when_finished "git config --unset respin.executor" &&
 	test_expect_code 129 respin check k --only ex 2>err &&
-	test_grep "respin.executor is .nosuch.: no such executor (known: local)" err &&
+	test_grep "respin.executor is .nosuch.: no such executor (known: local, slurm)" err &&
 	test_path_is_missing "$TRASH/ex.runs" &&
 	git config respin.executor local &&
 	respin check k --only ex >out && test_grep "^3 run, 0 reused, 0 failed$" out
@@ -283,7 +283,7 @@ test_expect_success 'each check its own executor: respin.check.NAME.executor fir
 	test_when_finished "git config --unset respin.check.ex.executor" &&
 	rm -f "$TRASH/ex.runs" &&
 	test_expect_code 129 respin check k --only ex 2>err &&
-	test_grep "respin.check.ex.executor is .nosuch.: no such executor (known: local)" err &&
+	test_grep "respin.check.ex.executor is .nosuch.: no such executor (known: local, slurm)" err &&
 	test_path_is_missing "$TRASH/ex.runs" &&
 	git config respin.executor nosuch &&
 	test_when_finished "git config --unset respin.executor" &&

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The slurm executor: a job is a batch job of the cluster.  Each job
+ * has a directory of its own under respin.slurm.shared (a path every
+ * node and this machine see alike):
+ *
+ *	jobs/NAME/job.sh	the script respin wrote (sbatch runs it)
+ *	jobs/NAME/input		stdin of the command, when it has one
+ *	jobs/NAME/id		the Slurm job id sbatch gave
+ *	jobs/NAME/started	the node began (its time)
+ *	jobs/NAME/output	what the command printed (stdout and stderr)
+ *	jobs/NAME/timedout	the check's own time limit ended it
+ *	jobs/NAME/broken	the node could not make the tree (why)
+ *	jobs/NAME/seconds	how long the command ran
+ *	jobs/NAME/exit		its exit status, written last
+ *
+ * The node reads the commit from the user's repository by path (git
+ * archive | tar x into a temporary directory of its own), so the
+ * repository needs only be readable by the nodes.  A job's result is
+ * handed over once; then its directory goes, so the next respin check
+ * submits again whatever it wants run again (a cancelled job, a bench's
+ * next run).  Until then, lookup finds the job by its name: a respin
+ * check interrupted while its jobs queue or run finds them again and
+ * submits nothing twice.
+ */
+#include "ci/executor.h"
+#include "tools/lib/error.h"
+#include "tools/lib/fs.h"
+#include "tools/lib/repo.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Seconds an ended job's exit file may take to show (NFS caches). */
+#define LOST_GRACE 20
+
+struct slurm_job {
+	char *id;
+	char *dir;
+	time_t asked;		/* when squeue was last asked about it */
+	time_t gone;		/* when Slurm first said it ended, no exit */
+	enum exec_state seen;
+};
+
+struct slurm {
+	char *shared;		/* respin.slurm.shared */
+	char *partition;	/* respin.slurm.partition, or NULL */
+	struct slurm_job *jobs;
+	size_t nr, alloc;
+};
+
+static struct slurm *slurm_of(struct executor *x)
+{
+	return x->priv;
+}
+
+static int slurm_open(struct executor *x, git_repository *repo)
+{
+	struct slurm *s;
+	struct stat st;
+	char *shared = repo_config_string(repo, "respin.slurm.shared", NULL);
+
+	if (!shared || !*shared) {
+		free(shared);
+		return error_code(RESPIN_EUSAGE, "the slurm executor needs "
+				  "respin.slurm.shared: a directory this "
+				  "machine and every node see at the same path "
+				  "(job scripts and outputs go there)");
+	}
+	if (shared[0] != '/' || stat(shared, &st) || !S_ISDIR(st.st_mode)) {
+		int r = error_code(RESPIN_EUSAGE, "respin.slurm.shared is '%s':"
+				   " not an absolute path to a directory",
+				   shared);
+
+		free(shared);
+		return r;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->shared = shared;
+	s->partition = repo_config_string(repo, "respin.slurm.partition",
+					  NULL);
+	if (s->partition && !*s->partition) {
+		free(s->partition);
+		s->partition = NULL;
+	}
+	x->priv = s;
+	return 0;
+}
+
+/* A job's directory: its name with anything odd made '_'. */
+static void job_dir(struct slurm *s, const char *name, struct strbuf *out)
+{
+	const char *p;
+
+	strbuf_addf(out, "%s/jobs/", s->shared);
+	for (p = name; *p; p++)
+		strbuf_addch(out, (*p >= 'a' && *p <= 'z') ||
+			     (*p >= 'A' && *p <= 'Z') ||
+			     (*p >= '0' && *p <= '9') || *p == '-' ||
+			     *p == '_' || *p == '.' ? *p : '_');
+}
+
+static void path_in(const char *dir, const char *file, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/%s", dir, file);
+}
+
+static int has_file(const char *dir, const char *file)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int r;
+
+	path_in(dir, file, &p);
+	r = !stat(p.buf, &st);
+	strbuf_release(&p);
+	return r;
+}
+
+static int read_in(const char *dir, const char *file, struct strbuf *out)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r;
+
+	path_in(dir, file, &p);
+	r = strbuf_read_file(out, p.buf);
+	strbuf_release(&p);
+	return r;
+}
+
+static int write_in(const char *dir, const char *file, const char *data,
+		    size_t len, int mode)
+{
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+	int r = 0;
+
+	path_in(dir, file, &p);
+	f = fopen(p.buf, "w");
+	if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f))
+		r = error_errno("cannot write %s", p.buf);
+	if (!r && mode && chmod(p.buf, mode))
+		r = error_errno("cannot make %s executable", p.buf);
+	strbuf_release(&p);
+	return r;
+}
+
+/* A job's directory holds only files: they go, then it. */
+static void remove_dir(const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path_in(dir, de->d_name, &p);
+		unlink(p.buf);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	strbuf_release(&p);
+}
+
+/* 'text' for sh: single quotes, a quote inside as '\''. */
+static void sq(struct strbuf *out, const char *text)
+{
+	strbuf_addch(out, '\'');
+	for (; *text; text++) {
+		if (*text == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *text);
+	}
+	strbuf_addch(out, '\'');
+}
+
+static int env_name_ok(const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!((s[k] >= 'A' && s[k] <= 'Z') || s[k] == '_' ||
+		      (k && s[k] >= '0' && s[k] <= '9')))
+			return 0;
+	return n > 0;
+}
+
+/*
+ * The script a node runs: every value in it is respin's own (paths,
+ * OIDs, the configured command), each single-quoted.
+ */
+static int job_script(const struct exec_job *job, const char *dir,
+		      struct strbuf *out)
+{
+	const char *const *e;
+
+	/* (the name holds the series' name: it stays out of the script) */
+	strbuf_addstr(out, "#!/bin/sh\n# a respin job: written by respin "
+		      "check, run by sbatch on a node\n");
+	strbuf_addstr(out, "dir=");
+	sq(out, dir);
+	strbuf_addstr(out, "\ndate +%s.%N >\"$dir/started\"\n");
+	for (e = job->env; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		if (!eq || !env_name_ok(*e, (size_t)(eq - *e)))
+			return error("job %s: bad environment entry '%s'",
+				     job->name, *e);
+		strbuf_add(out, *e, (size_t)(eq - *e));
+		strbuf_addch(out, '=');
+		sq(out, eq + 1);
+		strbuf_addf(out, "; export %.*s\n", (int)(eq - *e), *e);
+	}
+	strbuf_addstr(out, "git_dir=");
+	sq(out, job->git_dir);
+	strbuf_addf(out, "\ncommit=%s\n", oid_short(&job->commit,
+						     GIT_OID_HEXSZ));
+	strbuf_addstr(out,
+		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
+		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
+		"\techo 125 >\"$dir/exit\"; exit 0\n"
+		"}\n"
+		"trap 'cd / && rm -rf \"$work\"' EXIT\n"
+		"trap 'exit 143' TERM INT HUP\n"
+		"# fresh mtimes (-m): make must not take a changed file for old\n"
+		"if ! git --git-dir=\"$git_dir\" archive --format=tar \"$commit\" |\n"
+		"     tar -x -m -f - -C \"$work\" 2>\"$dir/broken\"; then\n"
+		"\techo \"cannot read commit $commit from $git_dir\" >>\"$dir/broken\"\n"
+		"\techo 125 >\"$dir/exit\"; exit 0\n"
+		"fi\n"
+		"rm -f \"$dir/broken\"\n"
+		"RESPIN_SRC=$work; export RESPIN_SRC\n"
+		"cd \"$work\" || exit 0\n"
+		"command=");
+	sq(out, job->command);
+	strbuf_addstr(out, "\nstart=$(date +%s.%N)\n");
+	if (job->timeout > 0)
+		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
+	strbuf_addf(out, "sh -c \"$command\" <%s >\"$dir/output\" 2>&1\n",
+		    job->input ? "\"$dir/input\"" : "/dev/null");
+	strbuf_addstr(out,
+		"status=$?\n"
+		"end=$(date +%s.%N)\n");
+	if (job->timeout > 0)
+		strbuf_addf(out, "[ $status = 124 ] && awk \"BEGIN { exit "
+			    "!($end - $start >= %.0f - 1) }\" && "
+			    ": >\"$dir/timedout\"\n", ceil(job->timeout));
+	strbuf_addstr(out,
+		"awk \"BEGIN { print $end - $start }\" >\"$dir/seconds\"\n"
+		"echo \"$status\" >\"$dir/exit.tmp\" && mv \"$dir/exit.tmp\" \"$dir/exit\"\n");
+	return 0;
+}
+
+/* Runs a Slurm client command; its output (both streams) into out. */
+static int slurm_cmd(const char *const *argv, struct strbuf *out, int *code)
+{
+	struct run_opts o = { 0 };
+	struct run_result res;
+	int r;
+
+	o.argv = argv;
+	o.timeout = 60;
+	run_result_init(&res);
+	r = run_program(&o, &res);
+	if (r < 0) {
+		run_result_release(&res);
+		return error("cannot run %s: %s (is slurm-wlm installed?)",
+			     argv[0], error_last());
+	}
+	strbuf_add(out, res.output.buf, res.output.len);
+	*code = res.exited ? res.exit_code : 128 + res.signal;
+	run_result_release(&res);
+	return 0;
+}
+
+static void remember(struct slurm *s, const char *id, const char *dir)
+{
+	struct slurm_job *j;
+
+	ALLOC_GROW(s->jobs, s->nr + 1, s->alloc);
+	j = &s->jobs[s->nr++];
+	memset(j, 0, sizeof(*j));
+	j->id = xstrdup(id);
+	j->dir = xstrdup(dir);
+	j->seen = EXEC_PENDING;
+}
+
+static struct slurm_job *find_job(struct slurm *s, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->jobs[i].id && !strcmp(s->jobs[i].id, id))
+			return &s->jobs[i];
+	return NULL;
+}
+
+static void forget(struct slurm_job *j)
+{
+	free(j->id);
+	free(j->dir);
+	j->id = j->dir = NULL;
+}
+
+/* "123" or "123;cluster" from sbatch --parsable: the id, else 0. */
+static int parse_id(const char *text, struct strbuf *id)
+{
+	const char *p = text;
+
+	/* warnings may come first: the id is a line of digits */
+	while (p && *p) {
+		size_t n = strspn(p, "0123456789");
+
+		if (n && (p[n] == '\n' || p[n] == ';' || !p[n])) {
+			strbuf_reset(id);
+			strbuf_add(id, p, n);
+			return 1;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static int sbatch_refused(const struct slurm *s, const struct exec_job *job,
+			  struct strbuf *said)
+{
+	const char *part = job->partition ? job->partition : s->partition;
+
+	strbuf_rtrim(said);
+	if (part && strstr(said->buf, "artition"))
+		return error("sbatch refused the partition '%s' (%s): %s; "
+			     "'sinfo -s' lists this cluster's partitions",
+			     part, job->partition ? "respin.check.NAME.partition"
+			     : "respin.slurm.partition", said->buf);
+	if (job->constraint && strstr(said->buf, "eature"))
+		return error("sbatch refused the constraint '%s' "
+			     "(respin.check.NAME.constraint): %s",
+			     job->constraint, said->buf);
+	return error("sbatch refused job %s: %s", job->name, said->buf);
+}
+
+static int slurm_submit(struct executor *x, const struct exec_job *job,
+			struct strbuf *id)
+{
+	struct slurm *s = slurm_of(x);
+	struct strbuf dir = STRBUF_INIT, script = STRBUF_INIT,
+		      out = STRBUF_INIT, arg_name = STRBUF_INIT,
+		      arg_out = STRBUF_INIT, arg_part = STRBUF_INIT,
+		      arg_cons = STRBUF_INIT, arg_time = STRBUF_INIT,
+		      path = STRBUF_INIT;
+	const char *argv[12];
+	const char *part = job->partition ? job->partition : s->partition;
+	size_t n = 0;
+	int r, code = 0;
+
+	job_dir(s, job->name, &dir);
+	remove_dir(dir.buf);	/* a job handed over already: gone */
+	r = mkdir_parents(dir.buf);
+	if (!r)
+		r = job_script(job, dir.buf, &script);
+	if (!r)
+		r = write_in(dir.buf, "job.sh", script.buf, script.len, 0755);
+	if (!r && job->input)
+		r = write_in(dir.buf, "input", job->input, job->input_len, 0);
+	if (r < 0)
+		goto out;
+	strbuf_addf(&arg_name, "--job-name=%s", job->name);
+	strbuf_addf(&arg_out, "--output=%s/slurm.out", dir.buf);
+	argv[n++] = "sbatch";
+	argv[n++] = "--parsable";
+	argv[n++] = arg_name.buf;
+	argv[n++] = arg_out.buf;
+	if (part) {
+		strbuf_addf(&arg_part, "--partition=%s", part);
+		argv[n++] = arg_part.buf;
+	}
+	if (job->constraint) {
+		strbuf_addf(&arg_cons, "--constraint=%s", job->constraint);
+		argv[n++] = arg_cons.buf;
+	}
+	if (job->timeout > 0) {
+		/* Slurm's limit is in minutes: the check's own comes first */
+		strbuf_addf(&arg_time, "--time=%.0f",
+			    ceil(job->timeout / 60) + 1);
+		argv[n++] = arg_time.buf;
+	}
+	path_in(dir.buf, "job.sh", &path);
+	argv[n++] = path.buf;
+	argv[n] = NULL;
+	r = slurm_cmd(argv, &out, &code);
+	if (!r && (code || !parse_id(out.buf, id)))
+		r = sbatch_refused(s, job, &out);
+	if (!r)
+		r = write_in(dir.buf, "id", id->buf, id->len, 0);
+	if (!r)
+		remember(s, id->buf, dir.buf);
+out:
+	if (r < 0)
+		remove_dir(dir.buf);	/* nothing half-made stays */
+	strbuf_release(&dir);
+	strbuf_release(&script);
+	strbuf_release(&out);
+	strbuf_release(&arg_name);
+	strbuf_release(&arg_out);
+	strbuf_release(&arg_part);
+	strbuf_release(&arg_cons);
+	strbuf_release(&arg_time);
+	strbuf_release(&path);
+	return r;
+}
+
+static int slurm_lookup(struct executor *x, const char *name,
+			struct strbuf *id)
+{
+	struct slurm *s = slurm_of(x);
+	struct strbuf dir = STRBUF_INIT, text = STRBUF_INIT, arg = STRBUF_INIT;
+	int r = RESPIN_ENOTFOUND, code;
+
+	job_dir(s, name, &dir);
+	if (!read_in(dir.buf, "id", &text) && parse_id(text.buf, id)) {
+		r = 0;
+	} else if (has_file(dir.buf, "job.sh")) {
+		/* sbatch ran, its id was never written: ask the queue */
+		const char *argv[] = { "squeue", "-h", "-o", "%i", NULL, NULL };
+
+		strbuf_addf(&arg, "--name=%s", name);
+		argv[4] = arg.buf;
+		strbuf_reset(&text);
+		r = slurm_cmd(argv, &text, &code);
+		if (!r)
+			r = !code && parse_id(text.buf, id) ? 0 :
+			    RESPIN_ENOTFOUND;
+		if (r == RESPIN_ENOTFOUND)
+			remove_dir(dir.buf);
+	}
+	if (!r)
+		remember(s, id->buf, dir.buf);
+	strbuf_release(&dir);
+	strbuf_release(&text);
+	strbuf_release(&arg);
+	return r;
+}
+
+/* Slurm's word for where a job stands, as ours. */
+static enum exec_state map_state(const char *t, int *ended)
+{
+	static const struct {
+		const char *slurm;
+		enum exec_state state;
+		int ended;
+	} map[] = {
+		{ "PENDING", EXEC_PENDING, 0 },
+		{ "CONFIGURING", EXEC_PENDING, 0 },
+		{ "REQUEUED", EXEC_PENDING, 0 },
+		{ "RESIZING", EXEC_PENDING, 0 },
+		{ "RUNNING", EXEC_RUNNING, 0 },
+		{ "COMPLETING", EXEC_RUNNING, 0 },
+		{ "SUSPENDED", EXEC_RUNNING, 0 },
+		{ "STOPPED", EXEC_RUNNING, 0 },
+		{ "SIGNALING", EXEC_RUNNING, 0 },
+		{ "CANCELLED", EXEC_CANCELLED, 1 },
+		{ "TIMEOUT", EXEC_TIMEOUT, 1 },
+		{ "DEADLINE", EXEC_TIMEOUT, 1 },
+		{ "PREEMPTED", EXEC_PREEMPTED, 1 },
+		{ "NODE_FAIL", EXEC_NODE_FAIL, 1 },
+		{ "BOOT_FAIL", EXEC_NODE_FAIL, 1 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+		if (!strncmp(t, map[k].slurm, strlen(map[k].slurm))) {
+			*ended = map[k].ended;
+			return map[k].state;
+		}
+	/* COMPLETED or FAILED without our exit file, OUT_OF_MEMORY, gone */
+	*ended = 1;
+	return EXEC_LOST;
+}
+
+/* squeue about one job: its state, or "" once Slurm forgot it. */
+static int ask_queue(const char *id, struct strbuf *state)
+{
+	const char *argv[] = { "squeue", "-h", "-t", "all", "-o", "%T", "-j",
+			       id, NULL };
+	int code;
+	int r = slurm_cmd(argv, state, &code);
+
+	strbuf_rtrim(state);
+	if (!r && code)
+		strbuf_reset(state);	/* "Invalid job id specified" */
+	return r;
+}
+
+static void hand_over(struct slurm_job *j, enum exec_state st,
+		      struct exec_result *res)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	exec_result_release(res);
+	exec_result_init(res);
+	res->state = st;
+	read_in(j->dir, "output", &res->run.output);
+	if (!read_in(j->dir, "seconds", &text))
+		res->run.seconds = strtod(text.buf, NULL);
+	if (st == EXEC_DONE) {
+		strbuf_reset(&text);
+		if (!read_in(j->dir, "exit", &text)) {
+			res->run.exited = 1;
+			res->run.exit_code = atoi(text.buf);
+		}
+		if (has_file(j->dir, "timedout")) {
+			res->state = EXEC_TIMEOUT;
+			res->run.timed_out = 1;
+			res->run.exited = 0;
+		}
+		strbuf_reset(&text);
+		if (!read_in(j->dir, "broken", &text)) {
+			/* the node had no tree: it never ran the command */
+			res->state = EXEC_LOST;
+			res->run.exited = 0;
+			strbuf_addf(&res->run.output, "respin: slurm job %s "
+				    "could not make the tree: %s", j->id,
+				    text.buf);
+		}
+	} else {
+		res->run.timed_out = st == EXEC_TIMEOUT;
+	}
+	strbuf_release(&text);
+	remove_dir(j->dir);
+	forget(j);
+}
+
+static int slurm_poll(struct executor *x, const char *id, int block,
+		      struct exec_result *res)
+{
+	struct slurm *s = slurm_of(x);
+	struct slurm_job *j = find_job(s, id);
+	struct strbuf state = STRBUF_INIT;
+	int ended, r;
+
+	if (!j)
+		return error("no slurm job %s of this respin check", id);
+	for (;;) {
+		time_t now = time(NULL);
+		enum exec_state st;
+
+		if (has_file(j->dir, "exit")) {
+			hand_over(j, EXEC_DONE, res);
+			return 0;
+		}
+		if (has_file(j->dir, "started") && j->seen == EXEC_PENDING)
+			j->seen = EXEC_RUNNING;
+		/* the files say pending or running; the queue says the rest */
+		if (now - j->asked >= 2 || block) {
+			j->asked = now;
+			strbuf_reset(&state);
+			r = ask_queue(id, &state);
+			if (r < 0)
+				break;
+			st = map_state(state.buf, &ended);
+			/*
+			 * Ended as far as Slurm knows, and no exit file: on a
+			 * network filesystem it may not be seen here yet, so
+			 * LOST only after a grace period.
+			 */
+			if (ended && st == EXEC_LOST && !j->gone)
+				j->gone = now;
+			if (ended && st == EXEC_LOST && now - j->gone < LOST_GRACE)
+				ended = 0;
+			if (ended && !has_file(j->dir, "exit")) {
+				hand_over(j, st, res);
+				strbuf_addf(&res->run.output, "%srespin: slurm "
+					    "job %s ended %s\n",
+					    res->run.output.len &&
+					    res->run.output.buf[res->run.output.len - 1]
+					    != '\n' ? "\n" : "", id,
+					    *state.buf ? state.buf :
+					    "without its exit status");
+				r = 0;
+				break;
+			}
+			if (!ended && st <= EXEC_RUNNING && st > j->seen)
+				j->seen = st;
+		}
+		res->state = j->seen;
+		if (!block) {
+			r = 1;
+			break;
+		}
+		if (run_interrupted()) {
+			r = run_error_interrupted();
+			break;
+		}
+		usleep(200 * 1000);
+	}
+	strbuf_release(&state);
+	return r;
+}
+
+static int slurm_cancel(struct executor *x, const char *id)
+{
+	const char *argv[] = { "scancel", id, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int code, r;
+
+	(void)x;
+	r = slurm_cmd(argv, &out, &code);
+	if (!r && code)
+		r = error("scancel %s: %s", id, out.buf);
+	strbuf_release(&out);
+	return r;
+}
+
+static void slurm_release(struct executor *x)
+{
+	struct slurm *s = x->priv;
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr; i++)
+		forget(&s->jobs[i]);
+	free(s->jobs);
+	free(s->shared);
+	free(s->partition);
+	free(s);
+	x->priv = NULL;
+}
+
+const struct executor_ops exec_slurm_ops = {
+	"slurm", slurm_submit, slurm_lookup, slurm_poll, slurm_cancel,
+	slurm_release, slurm_open,
+};

@@ -1,0 +1,197 @@
+#!/bin/sh
+# respin check through the slurm executor, on a real one-node Slurm
+# (munged, slurmctld and slurmd on 127.0.0.1, started by the test): the
+# fixture series' checks give the results the local executor gives; a
+# job cancelled with scancel is recorded as such and run again; a
+# respin check killed midway resumes without submitting twice; progress
+# shows queued / running / done; a bad partition is a clear error.
+. "$(dirname "$0")/lib.sh"
+. "$SRC_DIR/tests/e2e/lib-slurm.sh"
+
+slurm_skip_unless_possible
+make_checked_fixture k && cd k || { echo "Bail out! no fixture or checkpatch.pl"; exit 1; }
+commit_three_patches || exit 1
+respin track k --base mm-unstable >/dev/null
+git config respin.check.lines.kind command
+git config respin.check.lines.command 'test "$(pwd)" = "$RESPIN_SRC" && test $RESPIN_PATCHES = 3 && wc -l mm/compaction.c'
+git config respin.check.novmscan.kind command
+git config respin.check.novmscan.command '! grep -q vmscan_extra mm/vmscan.c'
+slurm_start || { echo "Bail out! the one-node Slurm did not start"; exit 1; }
+mkdir "$TRASH/shared" && chmod 755 "$TRASH/shared"
+
+# results: the --json of every result, without the durations
+results() {
+	respin results k --json | sed '/"duration":/d'
+}
+
+# submitted NAME-PART: how many jobs Slurm was given whose name has it
+submitted() {
+	squeue -h -t all -o %j | grep -c -- "$1"
+}
+
+# wait_for CMD...: up to 30 s until CMD succeeds
+wait_for() {
+	_n=0
+	until "$@"; do
+		_n=$((_n + 1))
+		[ $_n -lt 300 ] || return 1
+		sleep 0.1
+	done
+}
+
+# the node's temporary directories (TMPDIR=nodetmp): some, none
+node_tmp_used() {
+	test -n "$(ls nodetmp)"
+}
+node_tmp_clean() {
+	test -z "$(ls nodetmp)"
+}
+
+# cancel_jobs NAME-PART: scancel the queued and running jobs named so
+cancel_jobs() {
+	for _id in $(squeue -h -o "%i %j" | awk -v p="$1" "index(\$2, p) { print \$1 }"); do
+		scancel "$_id" || return 1
+	done
+}
+
+job_running() {
+	squeue -h -t running -o %j | grep -q -- "$1"
+}
+
+test_expect_success 'locally: the fixture series checked' '
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^13 run, 0 reused, 2 failed$" out &&
+	results >local.json &&
+	test_grep "\"status\": \"FAIL\"" local.json
+'
+
+test_expect_success 'through Slurm: the same results, one job a check and tree' '
+	rm -rf .git/respin/results.db* .git/respin/build/k &&
+	git config respin.executor slurm &&
+	git config respin.slurm.shared "$TRASH/shared" &&
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^13 run, 0 reused, 2 failed$" out &&
+	results >slurm.json &&
+	check_same local.json slurm.json &&
+	test "$(submitted respin-k-)" = 13 &&
+	# each job handed over: nothing left behind
+	test -z "$(ls "$TRASH/shared/jobs")"
+'
+
+test_expect_success 'stored results: nothing is submitted again' '
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^0 run, 13 reused, 2 failed$" out &&
+	test "$(submitted respin-k-)" = 13
+'
+
+test_expect_success 'a job cancelled with scancel while it runs is recorded as cancelled' '
+	git config respin.check.slow.kind command &&
+	git config respin.check.slow.command \
+		"test -f \"$TRASH/ran-once\" || { touch \"$TRASH/ran-once\"; sleep 60; }" &&
+	mkdir nodetmp &&
+	{ TMPDIR=$PWD/nodetmp respin check k --only slow --patch 1 >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; cancel_jobs -slow-" &&
+	wait_for job_running -slow- &&
+	wait_for node_tmp_used &&
+	scancel --name="$(squeue -h -t running -o %j | grep -- -slow-)" &&
+	test_expect_code 1 wait $pid &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	test_grep "^slow at 1/3: ERROR: slurm job [0-9]* cancelled; the next respin check runs it again$" err &&
+	respin results k --json >r &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my \$c = \$d->{patches}[1]{results}{slow};
+		exit 2 unless \$c->{status} eq q(ERROR);
+		exit 3 unless \$c->{summary} =~ /^slurm job \d+ cancelled\$/;
+	" <r &&
+	# the node cleans up the tree it made
+	wait_for node_tmp_clean
+'
+
+test_expect_success 'the cancelled job is run again by the next respin check' '
+	respin check k --only slow --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out &&
+	test "$(submitted -slow-1-)" = 2 &&
+	respin results k --json >r &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		exit 2 unless \$d->{patches}[1]{results}{slow}{status} eq q(PASS);
+	" <r
+'
+
+test_expect_success 'a respin check killed midway resumes: no job is submitted twice' '
+	git config respin.check.pause.kind command &&
+	git config respin.check.pause.command "sleep 2" &&
+	{ respin check k --only pause >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; :" &&
+	wait_for job_running -pause-2- &&
+	kill -9 $pid &&
+	{ wait $pid; test $? = 137; } &&
+	# patch 1 was stored, patch 2 runs on: found again by its name
+	respin check k --only pause >out 2>err &&
+	test_grep "^2 run, 1 reused, 0 failed$" out &&
+	test "$(submitted -pause-)" = 3 &&
+	test "$(submitted -pause-2-)" = 1
+'
+
+test_expect_success 'the time limit of the check: TIMEOUT, not stored' '
+	git config respin.check.long.kind command &&
+	git config respin.check.long.command "sleep 30" &&
+	git config respin.check.long.timeout 2 &&
+	test_expect_code 1 respin check k --only long --patch 1 >out 2>err &&
+	test_grep "^long at 1/3: TIMEOUT after 2 s$" err &&
+	squeue -h -t all -o "%j %l" | grep -- -long- >lim &&
+	test_grep " 2:00$" lim
+'
+
+if ! command -v script >/dev/null 2>&1; then
+	test_skip "no script(1) (util-linux) to make a pseudo-terminal"
+else
+test_expect_success 'on a terminal the progress line says queued, running, done' '
+	git config respin.check.tty.kind command &&
+	git config respin.check.tty.command "sleep 1" &&
+	script -qfec "respin check k --only tty --patch 1" /dev/null </dev/null >tty.raw &&
+	tr "\r" "\n" <tty.raw | sed "s/^\x1b\[K//" >lines &&
+	test_grep "^\[1/3\] tty: queued (job [0-9]*) " lines &&
+	test_grep "^\[1/3\] tty: running (job [0-9]*) " lines &&
+	test_grep "^\[1/3\] tty: done (job [0-9]*) " lines
+'
+fi
+
+test_expect_success 'a partition the cluster does not have: exit 128, named, nothing left' '
+	git config respin.slurm.partition nosuch &&
+	test_when_finished "git config --unset respin.slurm.partition" &&
+	git config respin.check.other.kind command &&
+	git config respin.check.other.command true &&
+	test_expect_code 128 respin check k --only other --patch 1 >out 2>err &&
+	test_grep "sbatch refused the partition .nosuch. (respin.slurm.partition): " err &&
+	test -z "$(ls "$TRASH/shared/jobs")"
+'
+
+test_expect_success 'a check of its own partition: respin.check.NAME.partition' '
+	git config respin.check.other.partition nosuch2 &&
+	test_when_finished "git config --unset respin.check.other.partition" &&
+	test_expect_code 128 respin check k --only other --patch 1 >out 2>err &&
+	test_grep "sbatch refused the partition .nosuch2. (respin.check.NAME.partition)" err &&
+	git config respin.check.other.partition "$SLURM_PARTITION" &&
+	respin check k --only other --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out
+'
+
+test_expect_success 'no shared directory set: a usage error before any work' '
+	git config --unset respin.slurm.shared &&
+	test_when_finished "git config respin.slurm.shared \"$TRASH/shared\"" &&
+	test_expect_code 129 respin check k >out 2>err &&
+	test_grep "respin.slurm.shared" err
+'
+
+test_expect_success 'a check of its own executor: respin.check.NAME.executor = local' '
+	git config respin.executor local &&
+	git config respin.check.other.executor slurm &&
+	git config respin.check.other.command "echo other" &&
+	before=$(submitted -other-) &&
+	respin check k --only other --patch 2 >out 2>err &&
+	test "$(submitted -other-)" = $((before + 1))
+'
+
+test_done

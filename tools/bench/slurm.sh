@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The slurm executor's overhead: the fixture series of 10 patches with
+# 3 checks (build, checkpatch, a command) checked locally, then through
+# a one-node Slurm on this machine (tests/e2e/lib-slurm.sh), each from
+# an empty results store and build directory.  Skips, saying why, where
+# Slurm cannot run (not root, slurm-wlm or munge not installed).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+cache=${RESPIN_CACHE:-$HOME/.cache/respin}
+bench_init slurm
+TRASH=$tmp
+test_skip_all() {
+	echo "slurm: skipped: $1"
+	exit 0
+}
+. "$here/../../tests/e2e/lib-slurm.sh"
+slurm_skip_unless_possible
+checkpatch=$cache/checkpatch/checkpatch.pl
+[ -f "$checkpatch" ] ||
+	{ echo "slurm: skipped: no $checkpatch (make check fetches it)"; exit 0; }
+
+sh "$src/tools/make-fixture.sh" "$repo" >/dev/null
+cd "$repo"
+git checkout -q -b work mm-unstable
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	printf '\nint bench_extra_%d(void)\n{\n\treturn %d;\n}\n' $i $i >>mm/vmscan.c
+	git commit -qam "mm/vmscan: add bench_extra_$i()" \
+		-m "Signed-off-by: A U Thor <author@example.org>"
+done
+"$respin" track b --base mm-unstable >/dev/null
+git config respin.check.checkpatch.command \
+	"perl $checkpatch --terse --show-types --showfile --no-tree -"
+git config respin.check.grep.kind command
+git config respin.check.grep.command 'grep -rn "bench_extra" mm | wc -l'
+ms() { date +%s%3N; }
+
+fresh() {
+	rm -rf .git/respin/results.db* .git/respin/build/b
+}
+
+fresh
+s=$(ms)
+"$respin" check b >/dev/null
+local_ms=$(( $(ms) - s ))
+
+slurm_start >/dev/null 2>&1 || { echo "slurm: skipped: the one-node Slurm did not start"; exit 0; }
+mkdir -p "$tmp/shared"
+git config respin.executor slurm
+git config respin.slurm.shared "$tmp/shared"
+fresh
+s=$(ms)
+"$respin" check b >/dev/null
+slurm_ms=$(( $(ms) - s ))
+jobs=$(squeue -h -t all -o %j | grep -c '^respin-b-')
+
+echo "slurm: 10 patches x 3 checks ($jobs jobs): local $(awk "BEGIN { printf \"%.1f\", $local_ms / 1000 }") s," \
+	"one-node Slurm $(awk "BEGIN { printf \"%.1f\", $slurm_ms / 1000 }") s" \
+	"($(awk "BEGIN { printf \"%.2f\", $slurm_ms / $local_ms }")x;" \
+	"$(awk "BEGIN { printf \"%.2f\", ($slurm_ms - $local_ms) / $jobs / 1000 }") s a job more)"
