@@ -58,6 +58,7 @@ int executor_open(git_repository *repo, const char *check_name,
 			out->ops = known[i];
 			free(name);
 			strbuf_release(&key);
+			strbuf_release(&list);
 			r = out->ops->open ? out->ops->open(out, repo) : 0;
 			if (r < 0)
 				executor_release(out);
