@@ -352,7 +352,8 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 		job.data = &note;
 	}
 	exec_result_init(&xr);
-	e->job[0] = '\0';
+	if (!e->parallel)
+		e->job[0] = '\0';	/* threads touch nothing of the engine's */
 	r = executor_for(e, c, &own, &x);
 	if (!r)
 		r = executor_run(x, &job, &xr);
