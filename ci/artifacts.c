@@ -195,3 +195,29 @@ int artifacts_keep(git_repository *repo, const struct check *b,
 	strbuf_release(&path);
 	return r;
 }
+
+void artifacts_keep_command(git_repository *repo, const struct check *b,
+			    const git_oid *tree, struct strbuf *out)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct paths p;
+	size_t i;
+
+	if (!b->artifacts)
+		return;
+	artifacts_dir(repo, b, tree, &dir);
+	paths_split(&p, b->artifacts);
+	strbuf_addstr(out, "t=");
+	strbuf_add_sq(out, dir.buf);
+	/* aside, then renamed: a tree's directory is whole or not there */
+	strbuf_addstr(out, "; rm -rf \"$t.tmp\" && mkdir -p \"$t.tmp\" && "
+		      "(cd \"$RESPIN_BUILD\" && cp -a --parents");
+	for (i = 0; i < p.nr; i++) {
+		strbuf_addch(out, ' ');
+		strbuf_add_sq(out, p.v[i]);
+	}
+	strbuf_addstr(out, " \"$t.tmp/\") && rm -rf \"$t\" && "
+		      "mv \"$t.tmp\" \"$t\"");
+	paths_release(&p);
+	strbuf_release(&dir);
+}

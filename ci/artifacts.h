@@ -38,4 +38,12 @@ int artifacts_have(git_repository *repo, const struct check *b,
 int artifacts_keep(git_repository *repo, const struct check *b,
 		   const git_oid *tree, const char *build_dir);
 
+/*
+ * The same, as sh for a node that built tree in "$RESPIN_BUILD" (a
+ * chain of builds moves on before respin reads the step): appended to
+ * out.
+ */
+void artifacts_keep_command(git_repository *repo, const struct check *b,
+			    const git_oid *tree, struct strbuf *out);
+
 #endif

@@ -32,6 +32,8 @@ void build_marker_read(struct engine *e, const struct check *c,
 	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
 
 	memset(tree, 0, sizeof(*tree));
+	if (build_chain_marker(e, tree))
+		return;		/* the chain's builds judged so far */
 	marker_path(e, &p);
 	if (!strbuf_read_file(&text, p.buf) && text.len >= 2 * GIT_OID_HEXSZ &&
 	    !strncmp(text.buf + GIT_OID_HEXSZ + 1, c->hash, GIT_OID_HEXSZ)) {
@@ -49,6 +51,10 @@ static void marker_write(struct engine *e, const struct check *c,
 	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
 	int fd;
 
+	if (build_chain_built(e, tree)) {
+		/* the node builds on: the directory holds a later tree */
+		tree = NULL;
+	}
 	marker_path(e, &p);
 	if (!tree) {
 		unlink(p.buf);
@@ -76,23 +82,52 @@ static void cut_path(struct engine *e, struct strbuf *out)
 }
 
 /* After a cut build, the build directory starts over (.config stays). */
-static int start_over_if_cut(struct engine *e, const struct check *c,
-			     size_t i, const git_oid *tree, struct strbuf *log)
+int build_was_cut(struct engine *e)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct stat st;
-	int r = 0;
+	int r;
 
 	cut_path(e, &p);
-	if (!stat(p.buf, &st)) {
-		const char *cmd = "find \"$RESPIN_BUILD\" -mindepth 1 -maxdepth 1 "
-				  "! -name .config -exec rm -rf -- {} +";
+	r = !stat(p.buf, &st);
+	strbuf_release(&p);
+	return r;
+}
+
+const char *build_clean_command(void)
+{
+	return "find \"$RESPIN_BUILD\" -mindepth 1 -maxdepth 1 "
+	       "! -name .config -exec rm -rf -- {} +";
+}
+
+/* A step of the build of tree: the chain's when it has it, else run. */
+static int build_exec(struct engine *e, const struct check *c, size_t i,
+		      const git_oid *tree, const char *step, const char *cmd,
+		      double timeout, struct run_result *res,
+		      struct strbuf *src)
+{
+	int r = build_chain_take(e, c, i, tree, step, res, src);
+
+	if (r)
+		return r < 0 ? r : 0;
+	return engine_exec(e, c, i, tree, step, cmd, timeout, NULL, 0, res);
+}
+
+static int start_over_if_cut(struct engine *e, const struct check *c,
+			     size_t i, const git_oid *tree, struct strbuf *log)
+{
+	struct strbuf p = STRBUF_INIT, src = STRBUF_INIT;
+	int r = 0, chained = build_chain_has(e, tree, "clean");
+
+	cut_path(e, &p);
+	if (chained > 0 || (chained < 0 && build_was_cut(e))) {
 		struct run_result res;
 
 		strbuf_addstr(log, "respin: the last build here was cut short; "
 			      "building from scratch (the .config stays)\n");
 		run_result_init(&res);
-		r = engine_exec(e, c, i, tree, "clean", cmd, 600, NULL, 0, &res);
+		r = build_exec(e, c, i, tree, "clean", build_clean_command(),
+			       600, &res, &src);
 		if (!r && (!res.exited || res.exit_code))
 			r = error("cannot empty %s: %s", e->wt.build_dir,
 				  res.output.buf);
@@ -107,6 +142,7 @@ static int start_over_if_cut(struct engine *e, const struct check *c,
 			close(fd);
 	}
 	strbuf_release(&p);
+	strbuf_release(&src);
 	return r;
 }
 
@@ -127,44 +163,66 @@ static int trees_changed(git_repository *repo, const git_oid *a,
 	return r;
 }
 
-/* A kernel tree gets a .config first: the user's, else tinyconfig. */
-static int prepare_config(struct engine *e, const struct check *c, size_t i,
-			  const git_oid *tree, struct strbuf *log)
+/*
+ * What makes a kernel tree's .config, unless the build directory has
+ * one: 1 and the command (the user's .config, else tinyconfig), with
+ * what the log says of it; 0 none is to be made.
+ */
+int build_config_command(struct engine *e, struct strbuf *cmd,
+			 struct strbuf *log)
 {
 	const char *top = git_repository_workdir(e->repo);
-	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT, cmd = STRBUF_INIT;
-	struct run_result res;
-	int r = 0;
 
 	if (!engine_file_exists(e->wt.path, "Kconfig") ||
 	    engine_file_exists(e->wt.build_dir, ".config"))
 		return 0;
-	strbuf_addf(&dst, "%s/.config", e->wt.build_dir);
 	if (top && engine_file_exists(top, ".config")) {
-		strbuf_addf(&src, "%s.config", top);
-		strbuf_addf(&cmd, "cp '%s' \"$RESPIN_BUILD/.config\" && "
+		strbuf_addf(cmd, "cp '%s.config' \"$RESPIN_BUILD/.config\" && "
 			    "make ARCH=x86_64 O=\"$RESPIN_BUILD\" olddefconfig",
-			    src.buf);
+			    top);
 		strbuf_addf(log, "respin: using the .config of %s\n", top);
 	} else {
-		strbuf_addstr(&cmd, "make ARCH=x86_64 O=\"$RESPIN_BUILD\" "
+		strbuf_addstr(cmd, "make ARCH=x86_64 O=\"$RESPIN_BUILD\" "
 			      "tinyconfig");
 		strbuf_addstr(log, "respin: no .config: making tinyconfig\n");
 	}
+	return 1;
+}
+
+/* A kernel tree gets a .config first (a chain's, when it has one). */
+static int prepare_config(struct engine *e, const struct check *c, size_t i,
+			  const git_oid *tree, struct strbuf *log)
+{
+	struct strbuf cmd = STRBUF_INIT, src = STRBUF_INIT;
+	struct run_result res;
+	int chained = build_chain_has(e, tree, "config");
+	int r = 0;
+
+	if (!chained || !build_config_command(e, &cmd, log)) {
+		if (chained > 0) {
+			/* (the node made it already: the log says so) */
+			strbuf_addstr(log, "respin: making a .config first\n");
+			strbuf_addstr(&cmd, ":");
+		} else {
+			strbuf_release(&cmd);
+			return 0;
+		}
+	}
 	run_result_init(&res);
-	r = engine_exec(e, c, i, tree, "config", cmd.buf, 600, NULL, 0, &res);
+	r = build_exec(e, c, i, tree, "config", cmd.buf, 600, &res, &src);
 	strbuf_add(log, res.output.buf, res.output.len);
 	if (!r && (!res.exited || res.exit_code))
 		r = error("cannot make a .config in %s", e->wt.build_dir);
 	run_result_release(&res);
-	strbuf_release(&src);
-	strbuf_release(&dst);
 	strbuf_release(&cmd);
+	strbuf_release(&src);
 	return r;
 }
 
-static const char *default_build_command(struct engine *e)
+const char *build_command(struct engine *e, const struct check *b)
 {
+	if (b->command)
+		return b->command;
 	if (engine_file_exists(e->wt.path, "Kconfig"))
 		return "make ARCH=x86_64 O=\"$RESPIN_BUILD\" -j$(nproc)";
 	return "make O=\"$RESPIN_BUILD\" -j$(nproc)";
@@ -185,7 +243,7 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 	struct warning_set now = { 0 }, units = { 0 }, prev = { 0 },
 			   all = { 0 };
 	struct strbuf log = STRBUF_INIT, changed = STRBUF_INIT,
-		      prevkey = STRBUF_INIT;
+		      prevkey = STRBUF_INIT, src = STRBUF_INIT;
 	git_oid built;
 	int r, have_prev = 0;
 
@@ -220,8 +278,8 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 	if (r < 0)
 		goto out;
 	run_result_init(&res);
-	r = engine_exec(e, c, i, tree, NULL, c->command ? c->command :
-			default_build_command(e), c->timeout, NULL, 0, &res);
+	r = build_exec(e, c, i, tree, NULL, build_command(e, c), c->timeout,
+		       &res, &src);
 	if (r < 0) {
 		run_result_release(&res);
 		goto out;
@@ -229,10 +287,11 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 	strbuf_add(&log, res.output.buf, res.output.len);
 	{
 		/* kbuild prints the real path of the sources under O= */
-		char *real = realpath(e->wt.path, NULL);
+		const char *where = src.len ? src.buf : e->wt.path;
+		char *real = realpath(where, NULL);
 
 		warnings_parse(&now, &units, res.output.buf, res.output.len,
-			       e->wt.build_dir, real ? real : e->wt.path);
+			       e->wt.build_dir, real ? real : where);
 		free(real);
 	}
 	warnings_carry(&all, have_prev ? &prev : NULL, &now, &units,
@@ -262,7 +321,14 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 	 */
 	if (!r && v.status == RESULT_PASS) {
 		marker_write(e, c, tree);
-		if (c->artifacts &&
+		if (src.len && c->artifacts &&
+		    !artifacts_have(e->repo, c, tree)) {
+			/* a chain's node keeps them: it did not */
+			e->errors++;
+			engine_report(e, c, i, "ERROR: the node kept no "
+				      "artifacts of this build (see respin "
+				      "results --log)\n");
+		} else if (!src.len && c->artifacts &&
 		    artifacts_keep(e->repo, c, tree, e->wt.build_dir) < 0) {
 			/* benches will build this tree again: say why */
 			e->errors++;
@@ -288,6 +354,7 @@ out:
 	check_verdict_release(&v);
 	strbuf_release(&changed);
 	strbuf_release(&prevkey);
+	strbuf_release(&src);
 	return r;
 }
 
@@ -296,18 +363,40 @@ static int build_run(const struct check_job *j)
 	return build_one(j->e, j->c, j->i, &j->tree, j->key);
 }
 
+static int build_ensure_now(struct engine *e, const struct check *b,
+			    size_t i, const git_oid *tree);
+
 int build_ensure(struct engine *e, size_t i, const git_oid *tree)
 {
 	const struct check *b = engine_build_check(e);
-	struct strbuf key = STRBUF_INIT;
 	git_oid built;
 	int r;
 
 	if (!b)
 		return 0;
+	if (build_chain_has(e, tree, NULL) >= 0 && b->artifacts) {
+		/* the chain runs ahead: this tree's kept artifacts */
+		r = artifacts_have(e->repo, b, tree) ? 0 :
+		    build_ensure_now(e, b, i, tree);
+		if (r >= 0 && artifacts_have(e->repo, b, tree)) {
+			strbuf_reset(&e->artifacts);
+			artifacts_dir(e->repo, b, tree, &e->artifacts);
+			e->build_override = e->artifacts.buf;
+		}
+		return r;
+	}
 	build_marker_read(e, b, &built);
 	if (git_oid_equal(&built, tree))
 		return 0;
+	return build_ensure_now(e, b, i, tree);
+}
+
+static int build_ensure_now(struct engine *e, const struct check *b,
+			    size_t i, const git_oid *tree)
+{
+	struct strbuf key = STRBUF_INIT;
+	int r;
+
 	/* build again: the stored result stays, the tree is needed */
 	strbuf_addstr(&key, "tree:");
 	strbuf_add_oid(&key, tree, GIT_OID_HEXSZ);
@@ -321,4 +410,5 @@ const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
 	.needs = KIND_ON_BASE | KIND_NO_RERUN,
 	.run = build_run,
+	.queue = build_chain_queue,
 };

@@ -60,6 +60,7 @@ void engine_release(struct engine *e)
 {
 	size_t k;
 
+	build_chain_release(e);
 	for (k = 0; k < e->nr_execs; k++)
 		executor_release(&e->execs[k]);
 	free(e->execs);
@@ -148,7 +149,7 @@ int engine_file_exists(const char *dir, const char *name)
 	return r;
 }
 
-static int applies_at(const struct engine *e, const struct check *c, size_t i)
+int engine_applies(const struct engine *e, const struct check *c, size_t i)
 {
 	const struct check_kind_ops *ops = check_kind_ops(c->kind);
 
@@ -256,16 +257,23 @@ static void note_group(long group, void *data)
 	worktree_lock_note(&n->e->wt, n->e->running.buf, group);
 }
 
+void engine_job_state(struct engine *e, const struct check *c, size_t i,
+		      const char *id, int state)
+{
+	char what[96];
+
+	snprintf(e->job, sizeof(e->job), "%s", id);
+	snprintf(what, sizeof(what), "%s (job %s)", state == EXEC_PENDING ?
+		 "queued" : exec_state_name(state), id);
+	engine_step(e, i, c, what);
+}
+
 /* A queued job moved: the progress line says where it stands. */
 static void note_state(const char *id, int state, void *data)
 {
 	struct job_note *n = data;
-	char what[96];
 
-	snprintf(n->e->job, sizeof(n->e->job), "%s", id);
-	snprintf(what, sizeof(what), "%s (job %s)", state == EXEC_PENDING ?
-		 "queued" : exec_state_name(state), id);
-	engine_step(n->e, n->i, n->c, what);
+	engine_job_state(n->e, n->c, n->i, id, state);
 }
 
 /*
@@ -307,22 +315,21 @@ static int executor_for(struct engine *e, const struct check *c,
 	return 0;
 }
 
-int engine_exec(struct engine *e, const struct check *c, size_t i,
-		const git_oid *tree, const char *step, const char *command,
-		double timeout, const char *input, size_t input_len,
-		struct run_result *res)
+/* The job engine_exec() gives an executor, and what it owns. */
+struct job_parts {
+	struct exec_job job;
+	char *env[ENGINE_ENV];
+	size_t n;
+	struct strbuf name;
+	struct job_note note;
+};
+
+size_t engine_job_env(struct engine *e, size_t i, const git_oid *tree,
+		      char **env)
 {
-	char *env[8];
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t n = 0;
-	struct exec_job job = { 0 };
-	struct exec_result xr;
-	struct executor own = { 0 }, *x = NULL;
-	struct strbuf name = STRBUF_INIT;
-	struct job_note note = { e, c, i };
-	int r;
 
-	/* threads run this too: no borrowed static buffers here */
 	git_oid_tostr(hex, sizeof(hex), tree);
 	add_env(env, &n, "RESPIN_BUILD=%s", e->build_override ?
 		e->build_override : e->wt.build_dir);
@@ -332,31 +339,81 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 	add_env(env, &n, "RESPIN_PATCHES=%zu", e->v->nr_patches);
 	add_env(env, &n, "RESPIN_TREE=%s", hex);
 	env[n] = NULL;
+	return n;
+}
+
+static void job_parts_fill(struct job_parts *jp, struct engine *e,
+			   const struct check *c, size_t i,
+			   const git_oid *tree, const char *step,
+			   const char *command, double timeout,
+			   const char *input, size_t input_len)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	struct exec_job *job = &jp->job;
+
+	memset(jp, 0, sizeof(*jp));
+	/* threads run this too: no borrowed static buffers here */
+	git_oid_tostr(hex, sizeof(hex), tree);
+	jp->n = engine_job_env(e, i, tree, jp->env);
 	/* stable and unique: (series, check, position, tree, step) */
-	strbuf_addf(&name, "respin-%s-%s-%zu-%.12s%s%s", e->s->name, c->name,
-		    i, hex, step ? "-" : "", step ? step : "");
-	job.name = name.buf;
-	job.command = command;
-	job.env = (const char *const *)env;
-	job.cwd = e->wt.path;
-	job.git_dir = git_repository_path(e->repo);
-	git_oid_cpy(&job.commit, engine_commit(e->v, i));
-	job.input = input;
-	job.input_len = input_len;
-	job.timeout = timeout;
-	job.partition = c->partition;
-	job.constraint = c->constraint;
+	strbuf_init(&jp->name, 0);
+	strbuf_addf(&jp->name, "respin-%s-%s-%zu-%.12s%s%s", e->s->name,
+		    c->name, i, hex, step ? "-" : "", step ? step : "");
+	job->name = jp->name.buf;
+	job->command = command;
+	job->env = (const char *const *)jp->env;
+	job->cwd = e->wt.path;
+	job->git_dir = git_repository_path(e->repo);
+	git_oid_cpy(&job->commit, engine_commit(e->v, i));
+	job->input = input;
+	job->input_len = input_len;
+	job->timeout = timeout;
+	job->partition = c->partition;
+	job->constraint = c->constraint;
+	jp->note.e = e;
+	jp->note.c = c;
+	jp->note.i = i;
 	if (!e->parallel) {
-		job.started = note_group;
-		job.changed = note_state;
-		job.data = &note;
+		job->started = note_group;
+		job->changed = note_state;
+		job->data = &jp->note;
 	}
+}
+
+static void job_parts_release(struct job_parts *jp)
+{
+	strbuf_release(&jp->name);
+	while (jp->n)
+		free(jp->env[--jp->n]);
+}
+
+int engine_executor(struct engine *e, const struct check *c,
+		    struct executor **out)
+{
+	struct executor own;
+
+	/* the engine's checks: its own, kept open (never own) */
+	return executor_for(e, c, &own, out);
+}
+
+int engine_exec(struct engine *e, const struct check *c, size_t i,
+		const git_oid *tree, const char *step, const char *command,
+		double timeout, const char *input, size_t input_len,
+		struct run_result *res)
+{
+	struct job_parts jp;
+	struct exec_result xr;
+	struct executor own = { 0 }, *x = NULL;
+	int r;
+
+	job_parts_fill(&jp, e, c, i, tree, step, command, timeout, input,
+		       input_len);
 	exec_result_init(&xr);
 	if (!e->parallel)
 		e->job[0] = '\0';	/* threads touch nothing of the engine's */
 	r = executor_for(e, c, &own, &x);
 	if (!r)
-		r = executor_run(x, &job, &xr);
+		r = executor_run(x, &jp.job, &xr);
 	if (!r && xr.state != EXEC_DONE) {
 		/* no verdict: judged as a timeout, recorded as what it was */
 		xr.run.timed_out = 1;
@@ -372,9 +429,7 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 		run_result_init(&xr.run);
 	}
 	exec_result_release(&xr);
-	strbuf_release(&name);
-	while (n)
-		free(env[--n]);
+	job_parts_release(&jp);
 	return r;
 }
 
@@ -444,25 +499,52 @@ int store_result(const struct check_job *j, const struct check_verdict *v)
 }
 
 /*
+ * Whether c at i is stored and stays (not run again): 1, 0 to run, <0
+ * a database error: the command stops, never takes it for "not
+ * stored".  The stored result into old when wanted.
+ */
+static int stored(struct engine *e, const struct check *c, const char *key,
+		  struct result *old)
+{
+	struct result r0;
+	int r = results_get(e->rs, c->hash, key, &r0);
+
+	if (r == RESPIN_ENOTFOUND)
+		return 0;
+	if (r < 0)
+		return r;
+	if ((e->rerun && !(check_kind_ops(c->kind)->needs & KIND_NO_RERUN)) ||
+	    r0.status == RESULT_ERROR) {
+		/* again: the new result replaces it (an ERROR is no verdict) */
+		result_release(&r0);
+		return 0;
+	}
+	if (old)
+		*old = r0;
+	else
+		result_release(&r0);
+	return 1;
+}
+
+int engine_stored(struct engine *e, const struct check *c, const char *key)
+{
+	return stored(e, c, key, NULL);
+}
+
+/*
  * A stored result of c at i: reused, not run again (the failures among
  * them are named).  0 reused, RESPIN_ENOTFOUND to run, <0 a database
- * error: the command stops, never takes it for "not stored".
+ * error.
  */
 static int reuse(struct engine *e, const struct check *c, size_t i,
 		 const char *key, int quiet)
 {
 	struct result old;
 	const char *status;
-	int r = results_get(e->rs, c->hash, key, &old);
+	int r = stored(e, c, key, &old);
 
-	if (r < 0)
-		return r;
-	if ((e->rerun && !(check_kind_ops(c->kind)->needs & KIND_NO_RERUN)) ||
-	    old.status == RESULT_ERROR) {
-		/* again: the new result replaces it (an ERROR is no verdict) */
-		result_release(&old);
-		return RESPIN_ENOTFOUND;
-	}
+	if (r <= 0)
+		return r < 0 ? r : RESPIN_ENOTFOUND;
 	e->reused++;
 	status = result_status_name(old.status);
 	if (old.status != RESULT_PASS) {
@@ -521,6 +603,30 @@ static int run_command_kind(const struct check_job *j)
 	return r;
 }
 
+/* 1 when check c's executor queues its jobs (a cluster), 0, <0 errors. */
+static int queues(struct engine *e, const struct check *c)
+{
+	struct executor own = { 0 }, *x = NULL;
+	int parallel = e->parallel, r;
+
+	e->parallel = 0;
+	r = executor_for(e, c, &own, &x);
+	e->parallel = parallel;
+	if (!r)
+		r = x->ops->queues;
+	if (x == &own)
+		executor_release(&own);
+	return r;
+}
+
+/* -j runs c's jobs in threads here (lint, on the local executor). */
+static int in_threads(struct engine *e, const struct check *c)
+{
+	return e->jobs > 1 &&
+	       (check_kind_ops(c->kind)->needs & KIND_WORKTREE_FREE) &&
+	       queues(e, c) == 0;
+}
+
 /*
  * -j N: lint jobs need no build and do not touch the worktree, so they
  * run first, N at a time, each in a thread of its own that waits on its
@@ -559,8 +665,7 @@ static int lint_in_parallel(struct engine *e)
 			const struct check *c = &e->checks->items[k];
 			struct lint_job *lj;
 
-			if (!(check_kind_ops(c->kind)->needs &
-			      KIND_WORKTREE_FREE))
+			if (!in_threads(e, c))
 				continue;
 			ALLOC_GROW(jobs, nr, alloc);
 			lj = &jobs[nr];
@@ -649,6 +754,83 @@ static int lint_in_parallel(struct engine *e)
 	return r;
 }
 
+/*
+ * An executor that queues (a cluster) is given every job known ahead,
+ * at once: each position's job of each check whose kind says what to
+ * run without a build, unless stored.  The cluster runs them side by
+ * side while the loop of engine_run() waits for each in its turn (it
+ * finds them by name).  Kinds that need the build queue theirs when it
+ * is there.
+ */
+static int queue_ahead(struct engine *e)
+{
+	size_t i, k, n = e->v->nr_patches, queued = 0;
+	int r = 0;
+
+	for (k = 0; k < e->checks->nr && r >= 0; k++) {
+		const struct check *c = &e->checks->items[k];
+		const struct check_kind_ops *ops = check_kind_ops(c->kind);
+		struct executor *x;
+		struct executor own;
+
+		r = queues(e, c);
+		if (r <= 0)
+			continue;
+		if (ops->queue) {
+			r = ops->queue(e, c);
+			continue;
+		}
+		if (!ops->command || ops->run ||
+		    (ops->needs & (KIND_NEEDS_BUILD | KIND_OWN_SCHEDULE)))
+			continue;
+		r = executor_for(e, c, &own, &x);
+		for (i = 0; i <= n && r >= 0; i++) {
+			struct check_job j = { e, c, i, { { 0 } }, NULL };
+			struct strbuf key = STRBUF_INIT, cmd = STRBUF_INIT,
+				      input = STRBUF_INIT;
+			size_t said = e->report.len;
+			struct job_parts jp;
+
+			if (!engine_applies(e, c, i))
+				continue;
+			r = engine_key(e->repo, e->v, c, i, &key);
+			if (!r)
+				r = stored(e, c, key.buf, NULL);
+			if (!r)
+				r = engine_tree(e->repo, engine_commit(e->v, i),
+						&j.tree);
+			j.key = key.buf;
+			if (!r)
+				r = ops->command(&j, &cmd, &input);
+			/* nothing to run: the loop says so, once */
+			strbuf_setlen(&e->report, said);
+			if (!r) {
+				job_parts_fill(&jp, e, c, i, &j.tree, NULL,
+					       cmd.buf, c->timeout,
+					       input.len ? input.buf : NULL,
+					       input.len);
+				r = executor_queue(x, &jp.job, NULL);
+				job_parts_release(&jp);
+				if (!r)
+					queued++;
+			}
+			if (r > 0)
+				r = 0;
+			strbuf_release(&key);
+			strbuf_release(&cmd);
+			strbuf_release(&input);
+		}
+	}
+	if (queued) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%zu job%s queued", queued,
+			 queued == 1 ? "" : "s");
+		engine_step(e, 0, NULL, what);
+	}
+	return r < 0 ? r : 0;
+}
+
 /* One check at one position: the worktree there, built if it must be. */
 static int run_one(struct engine *e, const struct check *c, size_t i,
 		   const git_oid *tree, const char *key)
@@ -670,6 +852,7 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 	}
 	engine_step(e, i, c, "running");
 	r = ops->run ? ops->run(&j) : run_command_kind(&j);
+	e->build_override = NULL;	/* (a chain's kept artifacts) */
 	if (!r)
 		e->ran++;
 	return r;
@@ -678,21 +861,25 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 int engine_run(struct engine *e)
 {
 	size_t i, k, n = e->v->nr_patches;
-	int r = 0;
+	int r = 0, ahead = 0;
 
 	if (series_version_mail_only(e->v))
 		return error("%s v%d was recorded from mail only; apply it "
 			     "first ('respin import %s@v%d --base REF')",
 			     e->s->name, e->v->number, e->s->name,
 			     e->v->number);
-	if (e->jobs > 1) {
-		/* the worktree must exist for the tree's checkpatch */
+	for (k = 0; k < e->checks->nr && r >= 0 && !ahead; k++)
+		if ((r = queues(e, &e->checks->items[k])) > 0)
+			ahead = 1;
+	/* the worktree must exist for the tree's checkpatch */
+	if (r >= 0 && (ahead || e->jobs > 1))
 		r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, 0));
-		if (!r)
-			r = lint_in_parallel(e);
-		if (r < 0)
-			return r;
-	}
+	if (!r && ahead)
+		r = queue_ahead(e);
+	if (!r && e->jobs > 1)
+		r = lint_in_parallel(e);
+	if (r < 0)
+		return r;
 	for (i = 0; i <= n && r >= 0; i++) {
 		git_oid tree;
 
@@ -703,9 +890,9 @@ int engine_run(struct engine *e)
 			unsigned needs = check_kind_ops(c->kind)->needs;
 			struct strbuf key = STRBUF_INIT;
 
-			if (!applies_at(e, c, i))
+			if (!engine_applies(e, c, i))
 				continue;
-			if ((needs & KIND_WORKTREE_FREE) && e->jobs > 1)
+			if ((needs & KIND_WORKTREE_FREE) && in_threads(e, c))
 				continue;	/* done by lint_in_parallel() */
 			if (needs & KIND_OWN_SCHEDULE)
 				continue;	/* its run_all, below */

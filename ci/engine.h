@@ -67,6 +67,7 @@ struct engine {
 	/* RESPIN_BUILD for the run now, when not the build directory */
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */
+	struct build_chain *chain;	/* the queued builds (ci/build-chain.c) */
 };
 
 void engine_init(struct engine *e, git_repository *repo, struct series *s,

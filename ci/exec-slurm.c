@@ -38,7 +38,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Seconds an ended job's exit file may take to show (NFS caches). */
+/*
+ * Seconds an ended job's exit file may take to show here (a network
+ * filesystem's attribute cache): respin.slurm.grace, by default 20.
+ */
 #define LOST_GRACE 20
 
 struct slurm_job {
@@ -47,11 +50,13 @@ struct slurm_job {
 	time_t asked;		/* when squeue was last asked about it */
 	time_t gone;		/* when Slurm first said it ended, no exit */
 	enum exec_state seen;
+	size_t handed;		/* a chain's steps handed over */
 };
 
 struct slurm {
 	char *shared;		/* respin.slurm.shared */
 	char *partition;	/* respin.slurm.partition, or NULL */
+	long grace;		/* respin.slurm.grace */
 	struct slurm_job *jobs;
 	size_t nr, alloc;
 };
@@ -66,6 +71,7 @@ static int slurm_open(struct executor *x, git_repository *repo)
 	struct slurm *s;
 	struct stat st;
 	char *shared = repo_config_string(repo, "respin.slurm.shared", NULL);
+	char *grace;
 
 	if (!shared || !*shared) {
 		free(shared);
@@ -84,6 +90,25 @@ static int slurm_open(struct executor *x, git_repository *repo)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->shared = shared;
+	s->grace = LOST_GRACE;
+	grace = repo_config_string(repo, "respin.slurm.grace", NULL);
+	if (grace) {
+		char *end;
+
+		s->grace = strtol(grace, &end, 10);
+		if (end == grace || *end || s->grace < 0 || s->grace > 3600) {
+			int r = error_code(RESPIN_EUSAGE, "respin.slurm.grace "
+					   "is '%s': seconds (0 to 3600) to "
+					   "wait for an ended job's files",
+					   grace);
+
+			free(grace);
+			free(shared);
+			free(s);
+			return r;
+		}
+		free(grace);
+	}
 	s->partition = repo_config_string(repo, "respin.slurm.partition",
 					  NULL);
 	if (s->partition && !*s->partition) {
@@ -172,19 +197,6 @@ static void remove_dir(const char *dir)
 	strbuf_release(&p);
 }
 
-/* 'text' for sh: single quotes, a quote inside as '\''. */
-static void sq(struct strbuf *out, const char *text)
-{
-	strbuf_addch(out, '\'');
-	for (; *text; text++) {
-		if (*text == '\'')
-			strbuf_addstr(out, "'\\''");
-		else
-			strbuf_addch(out, *text);
-	}
-	strbuf_addch(out, '\'');
-}
-
 static int env_name_ok(const char *s, size_t n)
 {
 	size_t k;
@@ -196,6 +208,95 @@ static int env_name_ok(const char *s, size_t n)
 	return n > 0;
 }
 
+/* "NAME='value'; export NAME" a line, each indented by indent. */
+static int env_lines(const struct exec_job *job, const char *const *env,
+		     const char *indent, struct strbuf *out)
+{
+	const char *const *e;
+
+	for (e = env; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		if (!eq || !env_name_ok(*e, (size_t)(eq - *e)))
+			return error("job %s: bad environment entry '%s'",
+				     job->name, *e);
+		strbuf_addstr(out, indent);
+		strbuf_add(out, *e, (size_t)(eq - *e));
+		strbuf_addch(out, '=');
+		strbuf_add_sq(out, eq + 1);
+		strbuf_addf(out, "; export %.*s\n", (int)(eq - *e), *e);
+	}
+	return 0;
+}
+
+/*
+ * The script of a chain: one tree in a directory of the node's, read
+ * into a private index and moved from step to step by read-tree
+ * --reset -u, which rewrites only the files that differ (make sees
+ * the rest as built); step k's files are those of a job, in
+ * jobs/NAME/K/.  A step whose tree cannot be made is broken; the next
+ * steps still run.
+ */
+static int chain_script(const struct exec_job *job, const char *dir,
+			struct strbuf *out)
+{
+	size_t k;
+
+	strbuf_addstr(out, "#!/bin/sh\n# a chain of respin jobs: written by "
+		      "respin check, run by sbatch on a node\ndir=");
+	strbuf_add_sq(out, dir);
+	strbuf_addstr(out, "\ngit_dir=");
+	strbuf_add_sq(out, job->git_dir);
+	strbuf_addstr(out,
+		"\ndate +%s.%N >\"$dir/started\"\n"
+		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
+		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
+		"\texit 0\n"
+		"}\n"
+		"GIT_INDEX_FILE=$work.index; export GIT_INDEX_FILE\n"
+		"trap 'cd / && rm -rf \"$work\" \"$work.index\"' EXIT\n"
+		"trap 'exit 143' TERM INT HUP\n"
+		"echo \"$work\" >\"$dir/src\"\n"
+		"# step K COMMIT TIMEOUT: the tree of COMMIT, then $command\n"
+		"step() {\n"
+		"\td=$dir/$1\n"
+		"\tmkdir -p \"$d\" && date +%s.%N >\"$d/started\"\n"
+		"\tif ! git --git-dir=\"$git_dir\" --work-tree=\"$work\" \\\n"
+		"\t     read-tree --reset -u \"$2\" 2>\"$d/broken\"; then\n"
+		"\t\techo \"cannot read commit $2 from $git_dir\" >>\"$d/broken\"\n"
+		"\t\techo 125 >\"$d/exit\"; return 0\n"
+		"\tfi\n"
+		"\trm -f \"$d/broken\"\n"
+		"\tstart=$(date +%s.%N)\n"
+		"\tif [ \"$3\" != 0 ]; then\n"
+		"\t\t(cd \"$work\" && exec timeout -k 2 \"$3\" sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
+		"\telse\n"
+		"\t\t(cd \"$work\" && exec sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
+		"\tfi\n"
+		"\tstatus=$?\n"
+		"\tend=$(date +%s.%N)\n"
+		"\t[ \"$3\" != 0 ] && [ $status = 124 ] && awk \"BEGIN { exit !($end - $start >= $3 - 1) }\" &&\n"
+		"\t\t: >\"$d/timedout\"\n"
+		"\tawk \"BEGIN { print $end - $start }\" >\"$d/seconds\"\n"
+		"\techo \"$status\" >\"$d/exit.tmp\" && mv \"$d/exit.tmp\" \"$d/exit\"\n"
+		"}\n");
+	for (k = 0; k < job->nr_steps; k++) {
+		const struct exec_step *st = &job->steps[k];
+
+		strbuf_addf(out, "(\n");
+		if (env_lines(job, st->env, "\t", out) < 0)
+			return -1;
+		strbuf_addstr(out, "\tRESPIN_SRC=$work; export RESPIN_SRC\n"
+			      "\tcommand=");
+		strbuf_add_sq(out, st->command);
+		strbuf_addf(out, "\n\tstep %zu %s %.0f\n) || exit 0\n", k,
+			    oid_short(&st->commit, GIT_OID_HEXSZ),
+			    st->timeout > 0 ? ceil(st->timeout) : 0);
+	}
+	strbuf_addstr(out, "echo done >\"$dir/exit\"\n");
+	return 0;
+}
+
 /*
  * The script a node runs: every value in it is respin's own (paths,
  * OIDs, the configured command), each single-quoted.
@@ -203,27 +304,16 @@ static int env_name_ok(const char *s, size_t n)
 static int job_script(const struct exec_job *job, const char *dir,
 		      struct strbuf *out)
 {
-	const char *const *e;
-
 	/* (the name holds the series' name: it stays out of the script) */
 	strbuf_addstr(out, "#!/bin/sh\n# a respin job: written by respin "
 		      "check, run by sbatch on a node\n");
 	strbuf_addstr(out, "dir=");
-	sq(out, dir);
+	strbuf_add_sq(out, dir);
 	strbuf_addstr(out, "\ndate +%s.%N >\"$dir/started\"\n");
-	for (e = job->env; e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-
-		if (!eq || !env_name_ok(*e, (size_t)(eq - *e)))
-			return error("job %s: bad environment entry '%s'",
-				     job->name, *e);
-		strbuf_add(out, *e, (size_t)(eq - *e));
-		strbuf_addch(out, '=');
-		sq(out, eq + 1);
-		strbuf_addf(out, "; export %.*s\n", (int)(eq - *e), *e);
-	}
+	if (env_lines(job, job->env, "", out) < 0)
+		return -1;
 	strbuf_addstr(out, "git_dir=");
-	sq(out, job->git_dir);
+	strbuf_add_sq(out, job->git_dir);
 	strbuf_addf(out, "\ncommit=%s\n", oid_short(&job->commit,
 						     GIT_OID_HEXSZ));
 	strbuf_addstr(out,
@@ -243,7 +333,7 @@ static int job_script(const struct exec_job *job, const char *dir,
 		"RESPIN_SRC=$work; export RESPIN_SRC\n"
 		"cd \"$work\" || exit 0\n"
 		"command=");
-	sq(out, job->command);
+	strbuf_add_sq(out, job->command);
 	strbuf_addstr(out, "\nstart=$(date +%s.%N)\n");
 	if (job->timeout > 0)
 		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
@@ -287,7 +377,11 @@ static int slurm_cmd(const char *const *argv, struct strbuf *out, int *code)
 static void remember(struct slurm *s, const char *id, const char *dir)
 {
 	struct slurm_job *j;
+	size_t k;
 
+	for (k = 0; k < s->nr; k++)
+		if (s->jobs[k].id && !strcmp(s->jobs[k].id, id))
+			return;	/* queued ahead, now waited for */
 	ALLOC_GROW(s->jobs, s->nr + 1, s->alloc);
 	j = &s->jobs[s->nr++];
 	memset(j, 0, sizeof(*j));
@@ -352,6 +446,22 @@ static int sbatch_refused(const struct slurm *s, const struct exec_job *job,
 	return error("sbatch refused job %s: %s", job->name, said->buf);
 }
 
+/* The job's time limit: a chain's is its steps' together, or none. */
+static double job_timeout(const struct exec_job *job)
+{
+	double t = 0;
+	size_t k;
+
+	if (!job->nr_steps)
+		return job->timeout;
+	for (k = 0; k < job->nr_steps; k++) {
+		if (job->steps[k].timeout <= 0)
+			return 0;
+		t += job->steps[k].timeout;
+	}
+	return t;
+}
+
 static int slurm_submit(struct executor *x, const struct exec_job *job,
 			struct strbuf *id)
 {
@@ -370,11 +480,19 @@ static int slurm_submit(struct executor *x, const struct exec_job *job,
 	remove_dir(dir.buf);	/* a job handed over already: gone */
 	r = mkdir_parents(dir.buf);
 	if (!r)
-		r = job_script(job, dir.buf, &script);
+		r = job->nr_steps ? chain_script(job, dir.buf, &script) :
+		    job_script(job, dir.buf, &script);
 	if (!r)
 		r = write_in(dir.buf, "job.sh", script.buf, script.len, 0755);
 	if (!r && job->input)
 		r = write_in(dir.buf, "input", job->input, job->input_len, 0);
+	if (!r && job->nr_steps) {
+		char count[32];
+		int len = snprintf(count, sizeof(count), "%zu\n",
+				   job->nr_steps);
+
+		r = write_in(dir.buf, "steps", count, (size_t)len, 0);
+	}
 	if (r < 0)
 		goto out;
 	strbuf_addf(&arg_name, "--job-name=%s", job->name);
@@ -391,10 +509,10 @@ static int slurm_submit(struct executor *x, const struct exec_job *job,
 		strbuf_addf(&arg_cons, "--constraint=%s", job->constraint);
 		argv[n++] = arg_cons.buf;
 	}
-	if (job->timeout > 0) {
+	if (job_timeout(job) > 0) {
 		/* Slurm's limit is in minutes: the check's own comes first */
 		strbuf_addf(&arg_time, "--time=%.0f",
-			    ceil(job->timeout / 60) + 1);
+			    ceil(job_timeout(job) / 60) + 1);
 		argv[n++] = arg_time.buf;
 	}
 	path_in(dir.buf, "job.sh", &path);
@@ -504,43 +622,73 @@ static int ask_queue(const char *id, struct strbuf *state)
 	return r;
 }
 
-static void hand_over(struct slurm_job *j, enum exec_state st,
-		      struct exec_result *res)
+/* What a job (or a chain's step) left in dir, into res. */
+static void read_result(const char *dir, const char *id, enum exec_state st,
+			struct exec_result *res)
 {
 	struct strbuf text = STRBUF_INIT;
 
 	exec_result_release(res);
 	exec_result_init(res);
 	res->state = st;
-	read_in(j->dir, "output", &res->run.output);
-	if (!read_in(j->dir, "seconds", &text))
+	read_in(dir, "output", &res->run.output);
+	if (!read_in(dir, "seconds", &text))
 		res->run.seconds = strtod(text.buf, NULL);
 	if (st == EXEC_DONE) {
 		strbuf_reset(&text);
-		if (!read_in(j->dir, "exit", &text)) {
+		if (!read_in(dir, "exit", &text)) {
 			res->run.exited = 1;
 			res->run.exit_code = atoi(text.buf);
 		}
-		if (has_file(j->dir, "timedout")) {
+		if (has_file(dir, "timedout")) {
 			res->state = EXEC_TIMEOUT;
 			res->run.timed_out = 1;
 			res->run.exited = 0;
 		}
 		strbuf_reset(&text);
-		if (!read_in(j->dir, "broken", &text)) {
+		if (!read_in(dir, "broken", &text)) {
 			/* the node had no tree: it never ran the command */
 			res->state = EXEC_LOST;
 			res->run.exited = 0;
 			strbuf_addf(&res->run.output, "respin: slurm job %s "
-				    "could not make the tree: %s", j->id,
+				    "could not make the tree: %s", id,
 				    text.buf);
 		}
 	} else {
 		res->run.timed_out = st == EXEC_TIMEOUT;
 	}
 	strbuf_release(&text);
+}
+
+/* How many steps the chain in j's directory has (its "steps" file). */
+static size_t chain_steps(struct slurm_job *j)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t n = 0;
+
+	if (!read_in(j->dir, "steps", &text))
+		n = (size_t)strtoul(text.buf, NULL, 10);
+	strbuf_release(&text);
+	return n;
+}
+
+static void hand_over(struct slurm_job *j, enum exec_state st,
+		      struct exec_result *res)
+{
+	read_result(j->dir, j->id, st, res);
 	remove_dir(j->dir);
 	forget(j);
+}
+
+/* "\nrespin: slurm job N ended STATE" after what it printed. */
+static void say_ended(struct exec_result *res, const char *id,
+		      const char *state)
+{
+	struct strbuf *o = &res->run.output;
+
+	strbuf_addf(o, "%srespin: slurm job %s ended %s\n",
+		    o->len && o->buf[o->len - 1] != '\n' ? "\n" : "", id,
+		    *state ? state : "without its exit status");
 }
 
 static int slurm_poll(struct executor *x, const char *id, int block,
@@ -578,17 +726,11 @@ static int slurm_poll(struct executor *x, const char *id, int block,
 			 */
 			if (ended && st == EXEC_LOST && !j->gone)
 				j->gone = now;
-			if (ended && st == EXEC_LOST && now - j->gone < LOST_GRACE)
+			if (ended && st == EXEC_LOST && now - j->gone < s->grace)
 				ended = 0;
 			if (ended && !has_file(j->dir, "exit")) {
 				hand_over(j, st, res);
-				strbuf_addf(&res->run.output, "%srespin: slurm "
-					    "job %s ended %s\n",
-					    res->run.output.len &&
-					    res->run.output.buf[res->run.output.len - 1]
-					    != '\n' ? "\n" : "", id,
-					    *state.buf ? state.buf :
-					    "without its exit status");
+				say_ended(res, id, state.buf);
 				r = 0;
 				break;
 			}
@@ -607,6 +749,92 @@ static int slurm_poll(struct executor *x, const char *id, int block,
 		usleep(200 * 1000);
 	}
 	strbuf_release(&state);
+	return r;
+}
+
+/*
+ * Step k of a chain: handed over when its exit file is there; when the
+ * job ended without it (cancelled, its node failed, lost), the step
+ * ends as the job did.  Each step is handed over once; the job's
+ * directory goes with its last.
+ */
+static int slurm_poll_step(struct executor *x, const char *id, size_t k,
+			   int block, struct exec_result *res)
+{
+	struct slurm *s = slurm_of(x);
+	struct slurm_job *j = find_job(s, id);
+	struct strbuf sdir = STRBUF_INIT, state = STRBUF_INIT,
+		      text = STRBUF_INIT;
+	int ended, r;
+
+	if (!j)
+		return error("no slurm job %s of this respin check", id);
+	strbuf_addf(&sdir, "%s/%zu", j->dir, k);
+	for (;;) {
+		time_t now = time(NULL);
+		enum exec_state st;
+
+		if (has_file(sdir.buf, "exit")) {
+			read_result(sdir.buf, id, EXEC_DONE, res);
+			r = 0;
+			break;
+		}
+		if (!read_in(j->dir, "broken", &text)) {
+			/* no tree for any step */
+			read_result(sdir.buf, id, EXEC_LOST, res);
+			strbuf_addf(&res->run.output, "respin: slurm job %s "
+				    "could not make the tree: %s", id, text.buf);
+			r = 0;
+			break;
+		}
+		if (now - j->asked >= 2 || block) {
+			j->asked = now;
+			strbuf_reset(&state);
+			r = ask_queue(id, &state);
+			if (r < 0)
+				break;
+			st = map_state(state.buf, &ended);
+			if (ended && st == EXEC_LOST && !j->gone)
+				j->gone = now;
+			if (ended && st == EXEC_LOST && now - j->gone < s->grace)
+				ended = 0;
+			if (ended && !has_file(sdir.buf, "exit")) {
+				read_result(sdir.buf, id, st, res);
+				say_ended(res, id, state.buf);
+				r = 0;
+				break;
+			}
+			if (!ended && st <= EXEC_RUNNING && st > j->seen)
+				j->seen = st;
+		}
+		/* pending until this step began, though the job runs */
+		res->state = has_file(sdir.buf, "started") ? EXEC_RUNNING :
+			     EXEC_PENDING;
+		if (!block) {
+			r = 1;
+			break;
+		}
+		if (run_interrupted()) {
+			r = run_error_interrupted();
+			break;
+		}
+		usleep(200 * 1000);
+	}
+	if (!r) {
+		strbuf_reset(&text);
+		if (!read_in(j->dir, "src", &text)) {
+			strbuf_rtrim(&text);
+			strbuf_add(&res->src, text.buf, text.len);
+		}
+		remove_dir(sdir.buf);
+		if (++j->handed >= chain_steps(j)) {
+			remove_dir(j->dir);
+			forget(j);
+		}
+	}
+	strbuf_release(&sdir);
+	strbuf_release(&state);
+	strbuf_release(&text);
 	return r;
 }
 
@@ -641,6 +869,7 @@ static void slurm_release(struct executor *x)
 }
 
 const struct executor_ops exec_slurm_ops = {
-	"slurm", slurm_submit, slurm_lookup, slurm_poll, slurm_cancel,
-	slurm_release, slurm_open,
+	"slurm", slurm_submit, slurm_lookup, slurm_poll, slurm_poll_step,
+	slurm_cancel,
+	slurm_release, slurm_open, 1,
 };

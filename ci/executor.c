@@ -11,11 +11,13 @@ void exec_result_init(struct exec_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	run_result_init(&r->run);
+	strbuf_init(&r->src, 0);
 }
 
 void exec_result_release(struct exec_result *r)
 {
 	run_result_release(&r->run);
+	strbuf_release(&r->src);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -81,6 +83,20 @@ void executor_release(struct executor *x)
 	memset(x, 0, sizeof(*x));
 }
 
+int executor_queue(struct executor *x, const struct exec_job *job,
+		   struct strbuf *id)
+{
+	struct strbuf own = STRBUF_INIT;
+	int r = x->ops->lookup(x, job->name, id ? id : &own);
+
+	if (r == RESPIN_ENOTFOUND)
+		r = x->ops->submit(x, job, id ? id : &own);
+	else if (!r)
+		r = 1;
+	strbuf_release(&own);
+	return r;
+}
+
 int executor_run(struct executor *x, const struct exec_job *job,
 		 struct exec_result *res)
 {
@@ -110,5 +126,33 @@ int executor_run(struct executor *x, const struct exec_job *job,
 	if (!r && last >= 0 && job->changed)
 		job->changed(id.buf, res->state, job->data);
 	strbuf_release(&id);
+	return r;
+}
+
+int executor_wait_step(struct executor *x, const struct exec_job *job,
+		       const char *id, size_t k, struct exec_result *res)
+{
+	int r, last = -1;
+	useconds_t wait = 20000;
+
+	if (!x->ops->poll_step)
+		return error("the %s executor runs no chains", x->ops->name);
+	for (;;) {
+		r = x->ops->poll_step(x, id, k, 0, res);
+		if (r <= 0)
+			break;
+		if ((int)res->state != last && job->changed)
+			job->changed(id, res->state, job->data);
+		last = (int)res->state;
+		if (run_interrupted()) {
+			r = run_error_interrupted();
+			break;
+		}
+		usleep(wait);
+		if (wait < 100000)
+			wait *= 2;
+	}
+	if (!r && last >= 0 && job->changed)
+		job->changed(id, res->state, job->data);
 	return r;
 }

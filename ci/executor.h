@@ -26,11 +26,29 @@ struct exec_job {
 	double timeout;		/* seconds; 0 none */
 	const char *partition;	/* a cluster's queue, or NULL */
 	const char *constraint;	/* a node type asked for, or NULL */
+	/*
+	 * A chain (nr_steps > 0, an executor with poll_step): one job
+	 * running steps[k] in turn on one node, in one tree updated
+	 * between steps as git checkout does, so what did not change keeps
+	 * its time and make stays incremental.  command, env, commit,
+	 * input and timeout above are unused then; poll_step() gives each
+	 * step's end.
+	 */
+	const struct exec_step *steps;
+	size_t nr_steps;
 	/* local: called with the process group once it started */
 	void (*started)(long group, void *data);
 	/* a queued job: called as it moves (pending, running, its end) */
 	void (*changed)(const char *id, int state, void *data);
 	void *data;
+};
+
+/* One step of a chain: the command at commit, with its variables. */
+struct exec_step {
+	git_oid commit;
+	const char *command;	/* run with sh -c, stdin empty */
+	const char *const *env;	/* "NAME=value" added, or NULL */
+	double timeout;		/* seconds; 0 none */
 };
 
 enum exec_state {
@@ -47,6 +65,7 @@ enum exec_state {
 struct exec_result {
 	enum exec_state state;
 	struct run_result run;	/* exit code, signal, time, output */
+	struct strbuf src;	/* where the tree was on the node, or empty */
 };
 
 void exec_result_init(struct exec_result *r);
@@ -70,10 +89,22 @@ struct executor_ops {
 	 */
 	int (*poll)(struct executor *x, const char *id, int block,
 		    struct exec_result *res);
+	/*
+	 * Step k of chain id, as poll() for a job (NULL: no chains here).
+	 * res->state is pending until the step began.
+	 */
+	int (*poll_step)(struct executor *x, const char *id, size_t k,
+			 int block, struct exec_result *res);
 	int (*cancel)(struct executor *x, const char *id);
 	void (*release)(struct executor *x);
 	/* reads its settings (git config) when opened, or NULL */
 	int (*open)(struct executor *x, git_repository *repo);
+	/*
+	 * 1: submit only queues the job (a cluster), so a caller may give
+	 * it every job it knows ahead and wait for each later; 0: submit
+	 * runs it to its end (local).
+	 */
+	int queues;
 };
 
 struct executor {
@@ -98,6 +129,19 @@ void executor_release(struct executor *x);
  */
 int executor_run(struct executor *x, const struct exec_job *job,
 		 struct exec_result *res);
+/*
+ * Queues job unless a job of its name is known (x->ops->queues):
+ * 0 queued now, 1 known already, <0 errors; its id into id (or NULL).
+ */
+int executor_queue(struct executor *x, const struct exec_job *job,
+		   struct strbuf *id);
+
+/*
+ * Waits for step k of the chain job (queued as id), telling
+ * job->changed how the step stands; interrupted, returns at once.
+ */
+int executor_wait_step(struct executor *x, const struct exec_job *job,
+		       const char *id, size_t k, struct exec_result *res);
 
 /* The local executor (ci/exec-local.c). */
 extern const struct executor_ops exec_local_ops;

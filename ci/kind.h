@@ -65,6 +65,13 @@ struct check_kind_ops {
 	int (*run)(const struct check_job *j);
 	/* KIND_OWN_SCHEDULE: every position of c at once, in its own order. */
 	int (*run_all)(struct engine *e, const struct check *c);
+	/*
+	 * On an executor that queues (a cluster), before the first
+	 * position: queues what c will run, so that the cluster runs it
+	 * meanwhile (build: its chain).  NULL: command kinds queue each
+	 * position's command; others queue nothing ahead.
+	 */
+	int (*queue)(struct engine *e, const struct check *c);
 };
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k);
@@ -93,6 +100,24 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 		double timeout, const char *input, size_t input_len,
 		struct run_result *res);
 
+/*
+ * The variables of a job at position i (RESPIN_BUILD, RESPIN_SRC, ...):
+ * at most ENGINE_ENV - 1 strings of the caller's to free, NULL-ended.
+ */
+#define ENGINE_ENV 8
+size_t engine_job_env(struct engine *e, size_t i, const git_oid *tree,
+		      char **env);
+/* Check c's executor (opened on first use), or <0. */
+int engine_executor(struct engine *e, const struct check *c,
+		    struct executor **out);
+/* Whether c runs at position i in this run (--patch, --base-too). */
+int engine_applies(const struct engine *e, const struct check *c, size_t i);
+/* 1 when c's result under key is stored and stays, 0 to run, <0. */
+int engine_stored(struct engine *e, const struct check *c, const char *key);
+/* Notes the executor's id and state of j's job in the progress line. */
+void engine_job_state(struct engine *e, const struct check *c, size_t i,
+		      const char *id, int state);
+
 /* The progress callback, if any, with what the engine does now. */
 void engine_step(struct engine *e, size_t i, const struct check *c,
 		 const char *what);
@@ -110,6 +135,37 @@ const struct check *engine_build_check(const struct engine *e);
 /* Builds position i's tree with the build check unless its directory
  * holds it already (ci/check-build.c). */
 int build_ensure(struct engine *e, size_t i, const git_oid *tree);
+/*
+ * The builds of a series on an executor that queues: one chain, a job
+ * building every position that needs it in turn on one node
+ * (ci/build-chain.c).  build_chain_has: 1 when step (tree, step; NULL
+ * the build) is the chain's.  build_chain_take: its end into res and
+ * where the tree was into src: 1; 0 when the chain has no such step
+ * (its end waited for first: run it as a job); <0 errors.
+ */
+int build_chain_queue(struct engine *e, const struct check *b);
+int build_chain_has(struct engine *e, const git_oid *tree, const char *step);
+int build_chain_take(struct engine *e, const struct check *b, size_t i,
+		     const git_oid *tree, const char *step,
+		     struct run_result *res, struct strbuf *src);
+void build_chain_release(struct engine *e);
+/*
+ * While a chain runs, what the build directory holds as the builds
+ * judged so far say (the marker): build_chain_marker 1 and tree, 0 no
+ * chain; build_chain_built records it, 1 while later steps remain (the
+ * marker file waits), 0 no chain or its last step judged.
+ */
+int build_chain_marker(struct engine *e, git_oid *tree);
+int build_chain_built(struct engine *e, const git_oid *tree);
+/* What check-build.c runs: the clean, the .config (1: one is to be
+ * made; its log line into log), the build. */
+const char *build_clean_command(void);
+int build_config_command(struct engine *e, struct strbuf *cmd,
+			 struct strbuf *log);
+const char *build_command(struct engine *e, const struct check *b);
+/* The cut marker is there: the next build starts over. */
+int build_was_cut(struct engine *e);
+
 /* The tree the build directory holds for build check b (zero: none). */
 void build_marker_read(struct engine *e, const struct check *b,
 		       git_oid *tree);

@@ -84,6 +84,9 @@ slurm_start() {
 		>"$SLURM_DIR/munge/munged.out" 2>&1 &
 	_slurm_pids="$! $_slurm_pids"
 	_slurm_wait munged test -S "$SLURM_DIR/munge/socket" || return 1
+	# OverSubscribe: up to 16 jobs share a core, as a site's partition
+	# for small jobs does; with a slot a core, the scheduler (a pass a
+	# second) would start only nproc of the queued jobs each second
 	cat >"$SLURM_DIR/slurm.conf" <<EOF
 ClusterName=respin-test
 SlurmctldHost=localhost(127.0.0.1)
@@ -115,7 +118,7 @@ MpiDefault=none
 KillWait=2
 MinJobAge=300
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=$SLURM_PARTITION Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+PartitionName=$SLURM_PARTITION Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:16
 EOF
 	SLURM_CONF=$SLURM_DIR/slurm.conf
 	export SLURM_CONF

@@ -65,7 +65,7 @@ test_expect_success 'locally: the fixture series checked' '
 	test_grep "\"status\": \"FAIL\"" local.json
 '
 
-test_expect_success 'through Slurm: the same results, one job a check and tree' '
+test_expect_success 'through Slurm: the same results; a job a check and tree, the builds one chain' '
 	rm -rf .git/respin/results.db* .git/respin/build/k &&
 	git config respin.executor slurm &&
 	git config respin.slurm.shared "$TRASH/shared" &&
@@ -73,7 +73,9 @@ test_expect_success 'through Slurm: the same results, one job a check and tree' 
 	test_grep "^13 run, 0 reused, 2 failed$" out &&
 	results >slurm.json &&
 	check_same local.json slurm.json &&
-	test "$(submitted respin-k-)" = 13 &&
+	# 3 checkpatch, 3 lines, 3 novmscan; the 4 builds in one job
+	test "$(submitted respin-k-)" = 10 &&
+	test "$(submitted respin-k-build-chain-)" = 1 &&
 	# each job handed over: nothing left behind
 	test -z "$(ls "$TRASH/shared/jobs")"
 '
@@ -81,7 +83,7 @@ test_expect_success 'through Slurm: the same results, one job a check and tree' 
 test_expect_success 'stored results: nothing is submitted again' '
 	test_expect_code 1 respin check k >out 2>err &&
 	test_grep "^0 run, 13 reused, 2 failed$" out &&
-	test "$(submitted respin-k-)" = 13
+	test "$(submitted respin-k-)" = 10
 '
 
 test_expect_success 'a job cancelled with scancel while it runs is recorded as cancelled' '
@@ -127,10 +129,11 @@ test_expect_success 'a respin check killed midway resumes: no job is submitted t
 	wait_for job_running -pause-2- &&
 	kill -9 $pid &&
 	{ wait $pid; test $? = 137; } &&
-	# patch 1 was stored, patch 2 runs on: found again by its name
+	# all three were queued at once: each found again by its name
 	respin check k --only pause >out 2>err &&
-	test_grep "^2 run, 1 reused, 0 failed$" out &&
+	test_grep -E "^(3 run, 0|2 run, 1) reused, 0 failed$" out &&
 	test "$(submitted -pause-)" = 3 &&
+	test "$(submitted -pause-1-)" = 1 &&
 	test "$(submitted -pause-2-)" = 1
 '
 

@@ -201,3 +201,15 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	errno = e;
 	return r;
 }
+
+void strbuf_add_sq(struct strbuf *sb, const char *text)
+{
+	strbuf_addch(sb, '\'');
+	for (; *text; text++) {
+		if (*text == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *text);
+	}
+	strbuf_addch(sb, '\'');
+}
