@@ -174,63 +174,47 @@ static void chain_name(struct build_chain *ch, struct engine *e)
 	strbuf_release(&all);
 }
 
-/*
- * An earlier respin check's chain of other steps, if it still runs,
- * is cancelled and waited for: one build directory, one builder.
- */
-static int stop_stale(struct build_chain *ch, struct engine *e,
-		      const char *file)
+/* An earlier respin check's chain, cancelled and waited for. */
+static int stop_old(struct build_chain *ch, struct engine *e, const char *id)
 {
-	struct strbuf old = STRBUF_INIT, id = STRBUF_INIT;
 	struct exec_result xr;
-	int r = 0;
+	int r;
 
-	if (strbuf_read_file(&old, file) < 0)
-		return 0;
-	strbuf_rtrim(&old);
+	engine_step(e, 0, ch->b, "cancelling the build chain of an earlier "
+		    "respin check");
 	exec_result_init(&xr);
-	if (old.len && strcmp(old.buf, ch->name.buf) &&
-	    !ch->x->ops->lookup(ch->x, old.buf, &id)) {
-		engine_step(e, 0, ch->b, "cancelling the build chain of an "
-			    "earlier respin check");
-		r = ch->x->ops->cancel(ch->x, id.buf);
-		if (!r)
-			r = ch->x->ops->poll(ch->x, id.buf, 1, &xr);
-	}
+	r = ch->x->ops->cancel(ch->x, id);
+	if (!r)
+		r = ch->x->ops->poll(ch->x, id, 1, &xr);
 	exec_result_release(&xr);
-	strbuf_release(&old);
-	strbuf_release(&id);
 	return r < 0 ? r : 0;
 }
 
-int build_chain_queue(struct engine *e, const struct check *b)
+static struct build_chain *chain_new(struct engine *e, const struct check *b,
+				     struct executor *x)
 {
-	struct build_chain *ch;
-	struct strbuf cfg = STRBUF_INIT, log = STRBUF_INIT,
-		      file = STRBUF_INIT;
-	struct executor *x;
-	size_t i, k;
-	int r, first = 1, cut, config;
+	struct build_chain *ch = xcalloc(1, sizeof(*ch));
 
-	r = engine_executor(e, b, &x);
-	if (r < 0 || !x->ops->poll_step || e->chain)
-		return r < 0 ? r : 0;
-	for (k = 0; k < e->checks->nr; k++) {
-		unsigned needs = check_kind_ops(e->checks->items[k].kind)->needs;
-
-		if ((needs & KIND_NEEDS_BUILD) &&
-		    !(needs & KIND_OWN_SCHEDULE) && !b->artifacts)
-			return 0;	/* it would read another tree's build */
-	}
-	ch = xcalloc(1, sizeof(*ch));
 	ch->x = x;
 	ch->b = b;
 	ch->e = e;
 	strbuf_init(&ch->name, 0);
 	strbuf_init(&ch->id, 0);
 	build_marker_read(e, b, &ch->built);
-	cut = build_was_cut(e);
-	config = build_config_command(e, &cfg, &log);
+	return ch;
+}
+
+/*
+ * The steps: every position that wants a build, in order; before the
+ * first, the clean of a build cut short (cut) and the .config.
+ */
+static int plan(struct build_chain *ch, struct engine *e,
+		const struct check *b, int cut)
+{
+	struct strbuf cfg = STRBUF_INIT, log = STRBUF_INIT;
+	int r = 0, first = 1, config = build_config_command(e, &cfg, &log);
+	size_t i, k;
+
 	for (i = 0; i <= e->v->nr_patches && r >= 0; i++) {
 		git_oid tree;
 
@@ -251,35 +235,80 @@ int build_chain_queue(struct engine *e, const struct check *b)
 	}
 	strbuf_release(&cfg);
 	strbuf_release(&log);
-	if (r < 0 || !ch->nr) {
-		chain_free(ch);
-		return r;
-	}
 	for (k = 0; k < ch->nr; k++) {
 		ch->steps[k].command = ch->cmds[k].buf;
 		ch->steps[k].env = (const char *const *)&ch->env[k * ENGINE_ENV];
 	}
-	chain_name(ch, e);
-	ch->job.name = ch->name.buf;
-	ch->job.git_dir = git_repository_path(e->repo);
-	ch->job.partition = b->partition;
-	ch->job.constraint = b->constraint;
-	ch->job.steps = ch->steps;
-	ch->job.nr_steps = ch->nr;
+	if (ch->nr)
+		chain_name(ch, e);
+	return r < 0 ? r : 0;
+}
+
+int build_chain_queue(struct engine *e, const struct check *b)
+{
+	struct build_chain *ch = NULL;
+	struct strbuf file = STRBUF_INIT, old = STRBUF_INIT,
+		      old_id = STRBUF_INIT;
+	struct executor *x;
+	size_t k;
+	int r, old_known = 0;
+
+	r = engine_executor(e, b, &x);
+	if (r < 0 || !x->ops->poll_step || e->chain)
+		return r < 0 ? r : 0;
+	for (k = 0; k < e->checks->nr; k++) {
+		unsigned needs = check_kind_ops(e->checks->items[k].kind)->needs;
+
+		if ((needs & KIND_NEEDS_BUILD) &&
+		    !(needs & KIND_OWN_SCHEDULE) && !b->artifacts)
+			return 0;	/* it would read another tree's build */
+	}
 	strbuf_addf(&file, "%s/.respin-chain", e->wt.build_dir);
-	r = mkdir_parents(e->wt.build_dir);
-	if (!r)
-		r = stop_stale(ch, e, file.buf);
-	if (!r) {
+	if (!strbuf_read_file(&old, file.buf)) {
+		strbuf_rtrim(&old);
+		old_known = old.len && !x->ops->lookup(x, old.buf, &old_id);
+	}
+	/*
+	 * A chain still known builds on in the directory: the cut marker
+	 * is its own (a respin check killed while it ran), no clean.  The
+	 * same steps planned again: it is this chain, found by its name.
+	 */
+	ch = chain_new(e, b, x);
+	r = plan(ch, e, b, build_was_cut(e) && !old_known);
+	if (!r && old_known && (!ch->nr || strcmp(old.buf, ch->name.buf))) {
+		/* it began with a clean, or has other steps */
+		chain_free(ch);
+		ch = chain_new(e, b, x);
+		r = plan(ch, e, b, 1);
+		if (!r && (!ch->nr || strcmp(old.buf, ch->name.buf))) {
+			/* one build directory, one builder */
+			r = stop_old(ch, e, old_id.buf);
+			unlink(file.buf);
+		}
+	}
+	if (!r && ch->nr) {
+		ch->job.name = ch->name.buf;
+		ch->job.git_dir = git_repository_path(e->repo);
+		ch->job.partition = b->partition;
+		ch->job.constraint = b->constraint;
+		ch->job.steps = ch->steps;
+		ch->job.nr_steps = ch->nr;
+		r = mkdir_parents(e->wt.build_dir);
+	}
+	if (!r && ch->nr) {
 		FILE *f = fopen(file.buf, "w");
 
 		if (!f || fprintf(f, "%s\n", ch->name.buf) < 0 || fclose(f))
 			r = error_errno("cannot write %s", file.buf);
 	}
-	if (!r)
+	if (!r && ch->nr)
 		r = executor_queue(x, &ch->job, &ch->id);
+	if (r >= 0 && ch->nr)
+		engine_job_state(e, b, 0, ch->id.buf, EXEC_PENDING);
 	strbuf_release(&file);
-	if (r < 0) {
+	strbuf_release(&old);
+	strbuf_release(&old_id);
+	if (r < 0 || !ch->nr) {
 		chain_free(ch);
 		return r;
 	}

@@ -375,9 +375,13 @@ int build_ensure(struct engine *e, size_t i, const git_oid *tree)
 	if (!b)
 		return 0;
 	if (build_chain_has(e, tree, NULL) >= 0 && b->artifacts) {
-		/* the chain runs ahead: this tree's kept artifacts */
-		r = artifacts_have(e->repo, b, tree) ? 0 :
-		    build_ensure_now(e, b, i, tree);
+		/*
+		 * The chain runs ahead: this tree's kept artifacts, once its
+		 * step is judged (though the node kept them already).
+		 */
+		r = build_chain_has(e, tree, NULL) > 0 ||
+		    !artifacts_have(e->repo, b, tree) ?
+		    build_ensure_now(e, b, i, tree) : 0;
 		if (r >= 0 && artifacts_have(e->repo, b, tree)) {
 			strbuf_reset(&e->artifacts);
 			artifacts_dir(e->repo, b, tree, &e->artifacts);

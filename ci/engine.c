@@ -764,7 +764,8 @@ static int lint_in_parallel(struct engine *e)
  */
 static int queue_ahead(struct engine *e)
 {
-	size_t i, k, n = e->v->nr_patches, queued = 0;
+	size_t i, k, n = e->v->nr_patches;
+	struct strbuf id = STRBUF_INIT;
 	int r = 0;
 
 	for (k = 0; k < e->checks->nr && r >= 0; k++) {
@@ -809,10 +810,12 @@ static int queue_ahead(struct engine *e)
 					       cmd.buf, c->timeout,
 					       input.len ? input.buf : NULL,
 					       input.len);
-				r = executor_queue(x, &jp.job, NULL);
+				strbuf_reset(&id);
+				r = executor_queue(x, &jp.job, &id);
 				job_parts_release(&jp);
-				if (!r)
-					queued++;
+				if (r >= 0)
+					engine_job_state(e, c, i, id.buf,
+							 EXEC_PENDING);
 			}
 			if (r > 0)
 				r = 0;
@@ -821,13 +824,7 @@ static int queue_ahead(struct engine *e)
 			strbuf_release(&input);
 		}
 	}
-	if (queued) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "%zu job%s queued", queued,
-			 queued == 1 ? "" : "s");
-		engine_step(e, 0, NULL, what);
-	}
+	strbuf_release(&id);
 	return r < 0 ? r : 0;
 }
 

@@ -178,18 +178,22 @@ static int write_in(const char *dir, const char *file, const char *data,
 	return r;
 }
 
-/* A job's directory holds only files: they go, then it. */
+/* A job's directory: its files and its steps' directories go, then it. */
 static void remove_dir(const char *dir)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct dirent *de;
+	struct stat st;
 	DIR *d = opendir(dir);
 
 	while (d && (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		path_in(dir, de->d_name, &p);
-		unlink(p.buf);
+		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode))
+			remove_dir(p.buf);
+		else
+			unlink(p.buf);
 	}
 	if (d)
 		closedir(d);

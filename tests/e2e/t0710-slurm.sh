@@ -147,6 +147,91 @@ test_expect_success 'the time limit of the check: TIMEOUT, not stored' '
 	test_grep " 2:00$" lim
 '
 
+# kill_job NAME-PART: SIGKILL to the processes of the running job so
+# named, on the node: it ends without its exit status
+kill_job() {
+	_id=$(squeue -h -t running -o "%i %j" | awk -v p="$1" "index(\$2, p) { print \$1 }") &&
+	test -n "$_id" &&
+	for _p in $(scontrol listpids "$_id" | awk "NR > 1 { print \$1 }"); do
+		kill -9 "$_p" 2>/dev/null || :
+	done
+}
+
+test_expect_success 'a job that ends with no exit status of its own: recorded as lost, run again' '
+	git config respin.slurm.grace 1 &&
+	test_when_finished "git config --unset respin.slurm.grace" &&
+	git config respin.check.gone.kind command &&
+	git config respin.check.gone.command \
+		"test -f \"$TRASH/gone-once\" || { touch \"$TRASH/gone-once\"; sleep 60; }" &&
+	{ respin check k --only gone --patch 1 >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; cancel_jobs -gone-" &&
+	wait_for job_running -gone- &&
+	wait_for test -f "$TRASH/gone-once" &&
+	kill_job -gone- &&
+	test_expect_code 1 wait $pid &&
+	test_grep "^gone at 1/3: ERROR: slurm job [0-9]* lost; the next respin check runs it again$" err &&
+	respin results k --json >r &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my \$c = \$d->{patches}[1]{results}{gone};
+		exit 2 unless \$c->{status} eq q(ERROR);
+		exit 3 unless \$c->{summary} =~ /^slurm job \d+ lost\$/;
+	" <r &&
+	respin check k --only gone --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out
+'
+
+test_expect_success 'respin.slurm.grace that is not a number of seconds: a usage error' '
+	git config respin.slurm.grace soon &&
+	test_when_finished "git config --unset respin.slurm.grace" &&
+	test_expect_code 129 respin check k --only gone --patch 1 >out 2>err &&
+	test_grep "respin.slurm.grace is .soon.: seconds" err
+'
+
+test_expect_success 'a check that needs the build reads the artifacts the chain kept of its tree' '
+	git config respin.check.build.artifacts vmlinux &&
+	git config respin.check.kt.kind ktap &&
+	git config respin.check.kt.command "case \"\$RESPIN_BUILD\" in */\$RESPIN_TREE) ;; *) echo \"not its tree: \$RESPIN_BUILD\"; exit 1;; esac && test -x \"\$RESPIN_BUILD/vmlinux\" && printf \"TAP version 13\\n1..1\\nok 1 its build\\n\"" &&
+	rm -rf .git/respin/build/k .git/respin/artifacts &&
+	chains=$(submitted -build-chain-) &&
+	respin check k --only build,kt >out 2>err &&
+	# the builds are stored: the chain builds the 3 trees kt needs
+	test_grep "^3 run, 4 reused, 0 failed$" out &&
+	test "$(submitted -build-chain-)" = $((chains + 1)) &&
+	test "$(ls .git/respin/artifacts/*/ | wc -l)" = 3 &&
+	respin results k --json >r &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		for my \$i (1 .. 3) {
+			my \$c = \$d->{patches}[\$i]{results}{kt};
+			exit 2 unless \$c->{status} eq q(PASS);
+		}
+	" <r &&
+	test -z "$(ls "$TRASH/shared/jobs")"
+'
+
+test_expect_success 'a respin check killed while its build chain runs finds the chain again' '
+	git config respin.check.build.command "sleep 1 && make O=\"\$RESPIN_BUILD\"" &&
+	test_when_finished "git config --unset respin.check.build.command" &&
+	chains=$(submitted -build-chain-) &&
+	{ respin check k --only build >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; :" &&
+	wait_for job_running -build-chain- &&
+	kill -9 $pid &&
+	{ wait $pid; test $? = 137; } &&
+	respin check k --only build >out 2>err &&
+	test_grep "^4 run, 0 reused, 0 failed$" out &&
+	test "$(submitted -build-chain-)" = $((chains + 1)) &&
+	respin results k --json >now.json &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		for my \$i (0 .. 3) {
+			exit 2 unless \$d->{patches}[\$i]{results}{build}{status} eq q(PASS);
+		}
+	" <now.json &&
+	test -z "$(ls "$TRASH/shared/jobs")"
+'
+
 if ! command -v script >/dev/null 2>&1; then
 	test_skip "no script(1) (util-linux) to make a pseudo-terminal"
 else
