@@ -765,32 +765,35 @@ static int lint_in_parallel(struct engine *e)
 static int queue_ahead(struct engine *e)
 {
 	size_t i, k, n = e->v->nr_patches;
-	struct strbuf id = STRBUF_INIT;
 	int r = 0;
 
 	for (k = 0; k < e->checks->nr && r >= 0; k++) {
 		const struct check *c = &e->checks->items[k];
 		const struct check_kind_ops *ops = check_kind_ops(c->kind);
-		struct executor *x;
-		struct executor own;
+		struct job_parts *jp = xcalloc(n + 1, sizeof(*jp));
+		struct exec_job *jobs = xcalloc(n + 1, sizeof(*jobs));
+		struct strbuf *cmd = xcalloc(n + 1, sizeof(*cmd)),
+			      *input = xcalloc(n + 1, sizeof(*input)),
+			      *ids = xcalloc(n + 1, sizeof(*ids));
+		size_t *pos = xcalloc(n + 1, sizeof(*pos));
+		size_t m = 0, q;
+		struct executor *x = NULL;
 
 		r = queues(e, c);
-		if (r <= 0)
-			continue;
-		if (ops->queue) {
+		if (r > 0 && ops->queue) {
 			r = ops->queue(e, c);
-			continue;
+			r = r < 0 ? r : 0;
+		} else if (r > 0 && ops->command && !ops->run &&
+			   !(ops->needs & (KIND_NEEDS_BUILD |
+					   KIND_OWN_SCHEDULE))) {
+			r = engine_executor(e, c, &x);
+		} else if (r > 0) {
+			r = 0;
 		}
-		if (!ops->command || ops->run ||
-		    (ops->needs & (KIND_NEEDS_BUILD | KIND_OWN_SCHEDULE)))
-			continue;
-		r = executor_for(e, c, &own, &x);
-		for (i = 0; i <= n && r >= 0; i++) {
+		for (i = 0; x && i <= n && r >= 0; i++) {
 			struct check_job j = { e, c, i, { { 0 } }, NULL };
-			struct strbuf key = STRBUF_INIT, cmd = STRBUF_INIT,
-				      input = STRBUF_INIT;
+			struct strbuf key = STRBUF_INIT;
 			size_t said = e->report.len;
-			struct job_parts jp;
 
 			if (!engine_applies(e, c, i))
 				continue;
@@ -801,30 +804,47 @@ static int queue_ahead(struct engine *e)
 				r = engine_tree(e->repo, engine_commit(e->v, i),
 						&j.tree);
 			j.key = key.buf;
+			strbuf_init(&cmd[m], 0);
+			strbuf_init(&input[m], 0);
 			if (!r)
-				r = ops->command(&j, &cmd, &input);
+				r = ops->command(&j, &cmd[m], &input[m]);
 			/* nothing to run: the loop says so, once */
 			strbuf_setlen(&e->report, said);
 			if (!r) {
-				job_parts_fill(&jp, e, c, i, &j.tree, NULL,
-					       cmd.buf, c->timeout,
-					       input.len ? input.buf : NULL,
-					       input.len);
-				strbuf_reset(&id);
-				r = executor_queue(x, &jp.job, &id);
-				job_parts_release(&jp);
-				if (r >= 0)
-					engine_job_state(e, c, i, id.buf,
-							 EXEC_PENDING);
+				job_parts_fill(&jp[m], e, c, i, &j.tree, NULL,
+					       cmd[m].buf, c->timeout,
+					       input[m].len ? input[m].buf :
+					       NULL, input[m].len);
+				jobs[m] = jp[m].job;
+				strbuf_init(&ids[m], 0);
+				pos[m++] = i;
+			} else {
+				strbuf_release(&cmd[m]);
+				strbuf_release(&input[m]);
 			}
 			if (r > 0)
 				r = 0;
 			strbuf_release(&key);
-			strbuf_release(&cmd);
-			strbuf_release(&input);
 		}
+		/* one check's jobs: one submission (a job array) */
+		if (r >= 0 && m)
+			r = executor_queue_all(x, jobs, m, ids);
+		for (q = 0; q < m; q++) {
+			if (r >= 0)
+				engine_job_state(e, c, pos[q], ids[q].buf,
+						 EXEC_PENDING);
+			job_parts_release(&jp[q]);
+			strbuf_release(&cmd[q]);
+			strbuf_release(&input[q]);
+			strbuf_release(&ids[q]);
+		}
+		free(jp);
+		free(jobs);
+		free(cmd);
+		free(input);
+		free(ids);
+		free(pos);
 	}
-	strbuf_release(&id);
 	return r < 0 ? r : 0;
 }
 

@@ -118,6 +118,6 @@ static void local_release(struct executor *x)
 }
 
 const struct executor_ops exec_local_ops = {
-	"local", local_submit, local_lookup, local_poll, NULL, local_cancel,
+	"local", local_submit, NULL, local_lookup, local_poll, NULL, local_cancel,
 	local_release,
 };

@@ -252,7 +252,8 @@ static int chain_script(const struct exec_job *job, const char *dir,
 	strbuf_addstr(out, "\ngit_dir=");
 	strbuf_add_sq(out, job->git_dir);
 	strbuf_addstr(out,
-		"\ndate +%s.%N >\"$dir/started\"\n"
+		"\nexec 2>>\"$dir/slurm.out\"\n"
+		"date +%s.%N >\"$dir/started\"\n"
 		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
 		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
 		"\texit 0\n"
@@ -313,7 +314,8 @@ static int job_script(const struct exec_job *job, const char *dir,
 		      "check, run by sbatch on a node\n");
 	strbuf_addstr(out, "dir=");
 	strbuf_add_sq(out, dir);
-	strbuf_addstr(out, "\ndate +%s.%N >\"$dir/started\"\n");
+	strbuf_addstr(out, "\nexec 2>>\"$dir/slurm.out\"\n"
+		      "date +%s.%N >\"$dir/started\"\n");
 	if (env_lines(job, job->env, "", out) < 0)
 		return -1;
 	strbuf_addstr(out, "git_dir=");
@@ -411,7 +413,10 @@ static void forget(struct slurm_job *j)
 	j->id = j->dir = NULL;
 }
 
-/* "123" or "123;cluster" from sbatch --parsable: the id, else 0. */
+/*
+ * "123" or "123;cluster" from sbatch --parsable, or "123_4" (a task of
+ * an array): the id, else 0.
+ */
 static int parse_id(const char *text, struct strbuf *id)
 {
 	const char *p = text;
@@ -420,6 +425,8 @@ static int parse_id(const char *text, struct strbuf *id)
 	while (p && *p) {
 		size_t n = strspn(p, "0123456789");
 
+		if (n && p[n] == '_' && strspn(p + n + 1, "0123456789"))
+			n += 1 + strspn(p + n + 1, "0123456789");	/* a task */
 		if (n && (p[n] == '\n' || p[n] == ';' || !p[n])) {
 			strbuf_reset(id);
 			strbuf_add(id, p, n);
@@ -466,11 +473,39 @@ static double job_timeout(const struct exec_job *job)
 	return t;
 }
 
+/* A job's directory made afresh: its script, input, steps; dir named. */
+static int job_files(struct slurm *s, const struct exec_job *job,
+		     struct strbuf *dir)
+{
+	struct strbuf script = STRBUF_INIT;
+	int r;
+
+	job_dir(s, job->name, dir);
+	remove_dir(dir->buf);	/* a job handed over already: gone */
+	r = mkdir_parents(dir->buf);
+	if (!r)
+		r = job->nr_steps ? chain_script(job, dir->buf, &script) :
+		    job_script(job, dir->buf, &script);
+	if (!r)
+		r = write_in(dir->buf, "job.sh", script.buf, script.len, 0755);
+	if (!r && job->input)
+		r = write_in(dir->buf, "input", job->input, job->input_len, 0);
+	if (!r && job->nr_steps) {
+		char count[32];
+		int len = snprintf(count, sizeof(count), "%zu\n",
+				   job->nr_steps);
+
+		r = write_in(dir->buf, "steps", count, (size_t)len, 0);
+	}
+	strbuf_release(&script);
+	return r;
+}
+
 static int slurm_submit(struct executor *x, const struct exec_job *job,
 			struct strbuf *id)
 {
 	struct slurm *s = slurm_of(x);
-	struct strbuf dir = STRBUF_INIT, script = STRBUF_INIT,
+	struct strbuf dir = STRBUF_INIT,
 		      out = STRBUF_INIT, arg_name = STRBUF_INIT,
 		      arg_out = STRBUF_INIT, arg_part = STRBUF_INIT,
 		      arg_cons = STRBUF_INIT, arg_time = STRBUF_INIT,
@@ -480,23 +515,7 @@ static int slurm_submit(struct executor *x, const struct exec_job *job,
 	size_t n = 0;
 	int r, code = 0;
 
-	job_dir(s, job->name, &dir);
-	remove_dir(dir.buf);	/* a job handed over already: gone */
-	r = mkdir_parents(dir.buf);
-	if (!r)
-		r = job->nr_steps ? chain_script(job, dir.buf, &script) :
-		    job_script(job, dir.buf, &script);
-	if (!r)
-		r = write_in(dir.buf, "job.sh", script.buf, script.len, 0755);
-	if (!r && job->input)
-		r = write_in(dir.buf, "input", job->input, job->input_len, 0);
-	if (!r && job->nr_steps) {
-		char count[32];
-		int len = snprintf(count, sizeof(count), "%zu\n",
-				   job->nr_steps);
-
-		r = write_in(dir.buf, "steps", count, (size_t)len, 0);
-	}
+	r = job_files(s, job, &dir);
 	if (r < 0)
 		goto out;
 	strbuf_addf(&arg_name, "--job-name=%s", job->name);
@@ -533,7 +552,6 @@ out:
 	if (r < 0)
 		remove_dir(dir.buf);	/* nothing half-made stays */
 	strbuf_release(&dir);
-	strbuf_release(&script);
 	strbuf_release(&out);
 	strbuf_release(&arg_name);
 	strbuf_release(&arg_out);
@@ -541,6 +559,137 @@ out:
 	strbuf_release(&arg_cons);
 	strbuf_release(&arg_time);
 	strbuf_release(&path);
+	return r;
+}
+
+/* At most this many tasks an array (Slurm's MaxArraySize is 1001). */
+#define ARRAY_MAX 1000
+
+/*
+ * Jobs of one check (one partition, constraint) as one job array: one
+ * sbatch, a task a job, each still with its own directory, script and
+ * id ("123_4"), so it is polled, cancelled and found again as a job.
+ * The array's script only dispatches to the task's own.
+ */
+static int submit_array(struct slurm *s, const struct exec_job *jobs,
+			size_t n, struct strbuf *ids)
+{
+	struct strbuf list = STRBUF_INIT, dir = STRBUF_INIT, out = STRBUF_INIT,
+		      arg_name = STRBUF_INIT, arg_arr = STRBUF_INIT,
+		      arg_part = STRBUF_INIT, arg_cons = STRBUF_INIT,
+		      arg_time = STRBUF_INIT, path = STRBUF_INIT,
+		      aid = STRBUF_INIT;
+	const char *part = jobs[0].partition ? jobs[0].partition : s->partition;
+	const char *argv[12];
+	double t = 0;
+	size_t k, made = 0, a = 0;
+	int r = 0, code = 0;
+
+	strbuf_addstr(&list, "#!/bin/sh\n# the tasks of a respin job array: "
+		      "each runs its job's own script\n"
+		      "case $SLURM_ARRAY_TASK_ID in\n");
+	for (k = 0; k < n && !r; k++) {
+		strbuf_reset(&dir);
+		r = job_files(s, &jobs[k], &dir);
+		if (r < 0)
+			break;
+		made++;
+		strbuf_addf(&list, "%zu) exec ", k);
+		strbuf_add_sq(&list, dir.buf);
+		strbuf_addstr(&list, "/job.sh ;;\n");
+		if (t >= 0 && job_timeout(&jobs[k]) > 0 &&
+		    job_timeout(&jobs[k]) > t)
+			t = job_timeout(&jobs[k]);
+		else if (job_timeout(&jobs[k]) <= 0)
+			t = -1;		/* one without a limit: none */
+	}
+	strbuf_addstr(&list, "esac\nexit 0\n");
+	if (!r) {
+		strbuf_addf(&path, "%s/jobs/.array-%ld-%s.sh", s->shared,
+			    (long)getpid(), jobs[0].name);
+		r = write_in(s->shared, path.buf + strlen(s->shared) + 1,
+			     list.buf, list.len, 0755);
+	}
+	for (k = 0; k < n && !r; k++) {
+		/* found again by the array's name when no id was written */
+		struct strbuf task = STRBUF_INIT;
+
+		strbuf_addf(&task, "%s-array %zu\n", jobs[0].name, k);
+		strbuf_reset(&dir);
+		job_dir(s, jobs[k].name, &dir);
+		r = write_in(dir.buf, "task", task.buf, task.len, 0);
+		strbuf_release(&task);
+	}
+	if (!r) {
+		strbuf_addf(&arg_name, "--job-name=%s-array", jobs[0].name);
+		strbuf_addf(&arg_arr, "--array=0-%zu", n - 1);
+		argv[a++] = "sbatch";
+		argv[a++] = "--parsable";
+		argv[a++] = arg_name.buf;
+		argv[a++] = arg_arr.buf;
+		/* each task's script keeps its own errors */
+		argv[a++] = "--output=/dev/null";
+		if (part) {
+			strbuf_addf(&arg_part, "--partition=%s", part);
+			argv[a++] = arg_part.buf;
+		}
+		if (jobs[0].constraint) {
+			strbuf_addf(&arg_cons, "--constraint=%s",
+				    jobs[0].constraint);
+			argv[a++] = arg_cons.buf;
+		}
+		if (t > 0) {
+			strbuf_addf(&arg_time, "--time=%.0f", ceil(t / 60) + 1);
+			argv[a++] = arg_time.buf;
+		}
+		argv[a++] = path.buf;
+		argv[a] = NULL;
+		r = slurm_cmd(argv, &out, &code);
+		unlink(path.buf);	/* sbatch keeps a copy */
+		if (!r && (code || !parse_id(out.buf, &aid)))
+			r = sbatch_refused(s, &jobs[0], &out);
+	}
+	for (k = 0; k < n && !r; k++) {
+		strbuf_reset(&ids[k]);
+		strbuf_addf(&ids[k], "%s_%zu", aid.buf, k);
+		strbuf_reset(&dir);
+		job_dir(s, jobs[k].name, &dir);
+		r = write_in(dir.buf, "id", ids[k].buf, ids[k].len, 0);
+		if (!r)
+			remember(s, ids[k].buf, dir.buf);
+	}
+	if (r < 0 && !aid.len) {
+		/* nothing submitted: nothing half-made stays */
+		for (k = 0; k < made; k++) {
+			strbuf_reset(&dir);
+			job_dir(s, jobs[k].name, &dir);
+			remove_dir(dir.buf);
+		}
+	}
+	strbuf_release(&list);
+	strbuf_release(&dir);
+	strbuf_release(&out);
+	strbuf_release(&arg_name);
+	strbuf_release(&arg_arr);
+	strbuf_release(&arg_part);
+	strbuf_release(&arg_cons);
+	strbuf_release(&arg_time);
+	strbuf_release(&path);
+	strbuf_release(&aid);
+	return r;
+}
+
+static int slurm_submit_many(struct executor *x, const struct exec_job *jobs,
+			     size_t n, struct strbuf *ids)
+{
+	struct slurm *s = slurm_of(x);
+	size_t k;
+	int r = 0;
+
+	for (k = 0; k < n && !r; k += ARRAY_MAX)
+		r = n - k == 1 ? slurm_submit(x, &jobs[k], &ids[k]) :
+		    submit_array(s, jobs + k, n - k < ARRAY_MAX ? n - k :
+				 ARRAY_MAX, ids + k);
 	return r;
 }
 
@@ -555,16 +704,38 @@ static int slurm_lookup(struct executor *x, const char *name,
 	if (!read_in(dir.buf, "id", &text) && parse_id(text.buf, id)) {
 		r = 0;
 	} else if (has_file(dir.buf, "job.sh")) {
-		/* sbatch ran, its id was never written: ask the queue */
-		const char *argv[] = { "squeue", "-h", "-o", "%i", NULL, NULL };
+		/*
+		 * sbatch ran, its id was never written: ask the queue, by
+		 * the job's name or its array's ("task": NAME K)
+		 */
+		const char *argv[] = { "squeue", "-h", "-t", "all", "-o", "%F",
+				       NULL, NULL };
+		const char *task = NULL;
 
-		strbuf_addf(&arg, "--name=%s", name);
-		argv[4] = arg.buf;
+		strbuf_reset(&text);
+		if (!read_in(dir.buf, "task", &text) &&
+		    (task = strrchr(text.buf, ' '))) {
+			strbuf_addf(&arg, "--name=%.*s",
+				    (int)(task - text.buf), text.buf);
+			task = xstrdup(task + 1);
+		} else {
+			strbuf_addf(&arg, "--name=%s", name);
+		}
+		argv[6] = arg.buf;
 		strbuf_reset(&text);
 		r = slurm_cmd(argv, &text, &code);
 		if (!r)
 			r = !code && parse_id(text.buf, id) ? 0 :
 			    RESPIN_ENOTFOUND;
+		if (!r && task) {
+			strbuf_rtrim(id);
+			strbuf_addf(id, "_%s", task);
+			strbuf_rtrim(id);
+		}
+		free((char *)task);
+		/* found: the next look reads it (a job ended leaves squeue) */
+		if (!r)
+			r = write_in(dir.buf, "id", id->buf, id->len, 0);
 		if (r == RESPIN_ENOTFOUND)
 			remove_dir(dir.buf);
 	}
@@ -873,7 +1044,7 @@ static void slurm_release(struct executor *x)
 }
 
 const struct executor_ops exec_slurm_ops = {
-	"slurm", slurm_submit, slurm_lookup, slurm_poll, slurm_poll_step,
-	slurm_cancel,
+	"slurm", slurm_submit, slurm_submit_many, slurm_lookup, slurm_poll,
+	slurm_poll_step, slurm_cancel,
 	slurm_release, slurm_open, 1,
 };

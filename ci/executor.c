@@ -97,6 +97,43 @@ int executor_queue(struct executor *x, const struct exec_job *job,
 	return r;
 }
 
+int executor_queue_all(struct executor *x, const struct exec_job *jobs,
+		       size_t n, struct strbuf *ids)
+{
+	struct exec_job *todo = xcalloc(n ? n : 1, sizeof(*todo));
+	struct strbuf *tids = xcalloc(n ? n : 1, sizeof(*tids));
+	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
+	size_t k, m = 0;
+	int r = 0;
+
+	for (k = 0; k < n && r >= 0; k++) {
+		r = x->ops->lookup(x, jobs[k].name, &ids[k]);
+		if (r == RESPIN_ENOTFOUND) {
+			todo[m] = jobs[k];
+			strbuf_init(&tids[m], 0);
+			at[m++] = k;
+			r = 0;
+		}
+	}
+	if (r >= 0 && m && x->ops->submit_many) {
+		r = x->ops->submit_many(x, todo, m, tids);
+	} else {
+		for (k = 0; k < m && r >= 0; k++)
+			r = x->ops->submit(x, &todo[k], &tids[k]);
+	}
+	for (k = 0; k < m; k++) {
+		if (r >= 0) {
+			strbuf_reset(&ids[at[k]]);
+			strbuf_add(&ids[at[k]], tids[k].buf, tids[k].len);
+		}
+		strbuf_release(&tids[k]);
+	}
+	free(todo);
+	free(tids);
+	free(at);
+	return r < 0 ? r : 0;
+}
+
 int executor_run(struct executor *x, const struct exec_job *job,
 		 struct exec_result *res)
 {

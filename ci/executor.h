@@ -80,6 +80,12 @@ struct executor_ops {
 	/* queues (or, local, runs) the job; its id into id */
 	int (*submit)(struct executor *x, const struct exec_job *job,
 		      struct strbuf *id);
+	/*
+	 * Queues n jobs of one check at once (a job array), their ids
+	 * into ids[0..n-1]; NULL: one submit each.
+	 */
+	int (*submit_many)(struct executor *x, const struct exec_job *jobs,
+			   size_t n, struct strbuf *ids);
 	/* a job of that name already known: 0 and its id, or ENOTFOUND */
 	int (*lookup)(struct executor *x, const char *name, struct strbuf *id);
 	/*
@@ -135,6 +141,13 @@ int executor_run(struct executor *x, const struct exec_job *job,
  */
 int executor_queue(struct executor *x, const struct exec_job *job,
 		   struct strbuf *id);
+/*
+ * executor_queue() for n jobs of one check (one partition, constraint):
+ * those not known are submitted together (submit_many); ids[k] each.
+ * 0, or <0 errors.
+ */
+int executor_queue_all(struct executor *x, const struct exec_job *jobs,
+		       size_t n, struct strbuf *ids);
 
 /*
  * Waits for step k of the chain job (queued as id), telling

@@ -126,15 +126,29 @@ test_expect_success 'a respin check killed midway resumes: no job is submitted t
 	git config respin.check.pause.command "sleep 2" &&
 	{ respin check k --only pause >out 2>err & pid=$!; } &&
 	test_when_finished "kill $pid 2>/dev/null; :" &&
-	wait_for job_running -pause-2- &&
+	wait_for job_running -pause- &&
 	kill -9 $pid &&
 	{ wait $pid; test $? = 137; } &&
-	# all three were queued at once: each found again by its name
+	# all three were queued at once (one array): each found again
 	respin check k --only pause >out 2>err &&
 	test_grep -E "^(3 run, 0|2 run, 1) reused, 0 failed$" out &&
-	test "$(submitted -pause-)" = 3 &&
-	test "$(submitted -pause-1-)" = 1 &&
-	test "$(submitted -pause-2-)" = 1
+	test "$(submitted -pause-)" = 3
+'
+
+test_expect_success 'killed before it wrote the ids sbatch gave: found again by the array name' '
+	git config respin.check.late.kind command &&
+	git config respin.check.late.command "sleep 2.5" &&
+	{ respin check k --only late >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; :" &&
+	wait_for job_running -late- &&
+	kill -9 $pid &&
+	{ wait $pid; test $? = 137; } &&
+	for f in "$TRASH"/shared/jobs/respin-k-late-*/id; do
+		test_path_is_file "$f" && rm "$f" || return 1
+	done &&
+	respin check k --only late >out 2>err &&
+	test_grep -E "^(3 run, 0|2 run, 1) reused, 0 failed$" out &&
+	test "$(submitted -late-)" = 3
 '
 
 test_expect_success 'the time limit of the check: TIMEOUT, not stored' '
