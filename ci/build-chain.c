@@ -301,8 +301,10 @@ int build_chain_queue(struct engine *e, const struct check *b)
 		if (!f || fprintf(f, "%s\n", ch->name.buf) < 0 || fclose(f))
 			r = error_errno("cannot write %s", file.buf);
 	}
-	if (!r && ch->nr)
+	if (!r && ch->nr) {
+		e->queued = 1;
 		r = executor_queue(x, &ch->job, &ch->id);
+	}
 	if (r >= 0 && ch->nr)
 		engine_job_state(e, b, 0, ch->id.buf, EXEC_PENDING);
 	strbuf_release(&file);

@@ -222,6 +222,14 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		fputs(safe.buf, stderr);
 		strbuf_release(&safe);
 	}
+	if (r < 0 && run_interrupted() && e.queued) {
+		fprintf(stderr, "respin: %s: the jobs queued on the cluster "
+			"go on; the next respin check finds them by name and "
+			"records what they give\n", term_safe(error_last()));
+		error_clear();
+		r = 128 + run_interrupted();
+		goto out;
+	}
 	if (r < 0 && run_interrupted()) {
 		fprintf(stderr, "respin: %s: the running command's process "
 			"group was ended; nothing was recorded for it\n",

@@ -412,6 +412,8 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 	if (!e->parallel)
 		e->job[0] = '\0';	/* threads touch nothing of the engine's */
 	r = executor_for(e, c, &own, &x);
+	if (!r && x->ops->queues && !e->parallel)
+		e->queued = 1;
 	if (!r)
 		r = executor_run(x, &jp.job, &xr);
 	if (!r && xr.state != EXEC_DONE) {
@@ -827,8 +829,10 @@ static int queue_ahead(struct engine *e)
 			strbuf_release(&key);
 		}
 		/* one check's jobs: one submission (a job array) */
-		if (r >= 0 && m)
+		if (r >= 0 && m) {
+			e->queued = 1;
 			r = executor_queue_all(x, jobs, m, ids);
+		}
 		for (q = 0; q < m; q++) {
 			if (r >= 0)
 				engine_job_state(e, c, pos[q], ids[q].buf,

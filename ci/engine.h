@@ -68,6 +68,7 @@ struct engine {
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */
 	struct build_chain *chain;	/* the queued builds (ci/build-chain.c) */
+	int queued;		/* jobs went to an executor that queues */
 };
 
 void engine_init(struct engine *e, git_repository *repo, struct series *s,

@@ -151,6 +151,21 @@ test_expect_success 'killed before it wrote the ids sbatch gave: found again by 
 	test "$(submitted -late-)" = 3
 '
 
+test_expect_success 'SIGTERM while jobs run: exit 143, they go on, the next check takes their results' '
+	git config respin.check.term.kind command &&
+	git config respin.check.term.command "sleep 2.2" &&
+	{ respin check k --only term >out 2>err & pid=$!; } &&
+	test_when_finished "kill $pid 2>/dev/null; :" &&
+	wait_for job_running -term- &&
+	kill -TERM $pid &&
+	{ wait $pid; test $? = 143; } &&
+	test_grep "^respin: interrupted by SIGTERM: the jobs queued on the cluster go on; the next respin check finds them by name and records what they give$" err &&
+	job_running -term- &&
+	respin check k --only term >out 2>err &&
+	test_grep -E "^(3 run, 0|2 run, 1) reused, 0 failed$" out &&
+	test "$(submitted -term-)" = 3
+'
+
 test_expect_success 'the time limit of the check: TIMEOUT, not stored' '
 	git config respin.check.long.kind command &&
 	git config respin.check.long.command "sleep 30" &&
