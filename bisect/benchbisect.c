@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "bisect/benchbisect.h"
 #include "bisect/benchprobe.h"
+#include "bisect/report.h"
 #include "bisect/search.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
-#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,18 +70,6 @@ static int find_undo(struct bench_probe *bp, struct bisect *b, size_t fb,
 	return r;
 }
 
-static void position(struct strbuf *out, const struct series_version *v,
-		     size_t i, int title)
-{
-	if (!i) {
-		strbuf_addstr(out, "the base");
-		return;
-	}
-	strbuf_addf(out, "%zu/%zu", i, v->nr_patches);
-	if (title && v->patches[i - 1].subject)
-		strbuf_addf(out, " \"%s\"", v->patches[i - 1].subject);
-}
-
 struct report {
 	enum bench_answer answer;
 	size_t first_bad, last_good, undo, runs;
@@ -96,8 +84,8 @@ static void result_line(struct strbuf *out, const struct report *rp,
 	struct strbuf pos = STRBUF_INIT, before = STRBUF_INIT;
 	const struct stats_comparison *vb = &bp->cmp[rp->first_bad];
 
-	position(&pos, v, rp->first_bad, 1);
-	position(&before, v, rp->last_good, 0);
+	bisect_position_name(&pos, v, rp->first_bad, 1);
+	bisect_position_name(&before, v, rp->last_good, 0);
 	switch (rp->answer) {
 	case BB_FOUND:
 		strbuf_addf(out, "Bisected to %s: %+.1f%% \u00b1 %.1f%%, n=%zu "
@@ -136,7 +124,7 @@ static void result_line(struct strbuf *out, const struct report *rp,
 	}
 	if (rp->undo && (rp->answer == BB_FOUND || rp->answer == BB_GRADUAL)) {
 		strbuf_reset(&pos);
-		position(&pos, v, rp->undo, 1);
+		bisect_position_name(&pos, v, rp->undo, 1);
 		strbuf_addf(out, "; undone by %s", pos.buf);
 	}
 	strbuf_release(&pos);
@@ -162,17 +150,17 @@ static void print_text(const struct bisect *b, const struct report *rp,
 		if (b->at[i] == BISECT_UNKNOWN)
 			continue;
 		strbuf_reset(&line);
-		position(&line, v, i, 0);
+		bisect_position_name(&line, v, i, 0);
 		strbuf_addf(&out, "  %-8s %-9s %-6s %s\n", line.buf,
 			    outcome_name(b->at[i]), bp->ran[i] ? "ran" : "stored",
 			    bp->why[i].buf);
 	}
 	if (rp->have_pair && rp->last_good) {
 		strbuf_reset(&line);
-		position(&line, v, rp->first_bad, 0);
+		bisect_position_name(&line, v, rp->first_bad, 0);
 		strbuf_addf(&out, "  %s against ", line.buf);
 		strbuf_reset(&line);
-		position(&line, v, rp->last_good, 0);
+		bisect_position_name(&line, v, rp->last_good, 0);
 		strbuf_addf(&out, "%s: %s ", line.buf,
 			    stats_verdict_name(rp->pair.verdict));
 		bench_probe_effect(&out, &rp->pair);
@@ -181,9 +169,7 @@ static void print_text(const struct bisect *b, const struct report *rp,
 	strbuf_reset(&line);
 	result_line(&line, rp, bp, v);
 	strbuf_addf(&out, "%s\n", line.buf);
-	strbuf_reset(&line);
-	strbuf_add_term_safe(&line, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(line.buf, stdout);
+	bisect_puts_safe(&out);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }

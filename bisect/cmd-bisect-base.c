@@ -9,6 +9,7 @@
  * is an outcome of its own; with --check the check runs on the series
  * applied there.
  */
+#include "bisect/report.h"
 #include "bisect/search.h"
 #include "bisect/setup.h"
 #include "bisect/testprobe.h"
@@ -22,7 +23,6 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
-#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +213,7 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 static void print_text(const struct bisect *b, const struct base_probe *bp,
 		       const struct series *s, const char *what)
 {
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&out, "%s v%d on %zu base commit%s: %zu tested (%zu "
@@ -231,10 +231,8 @@ static void print_text(const struct bisect *b, const struct base_probe *bp,
 	}
 	result_line(&out, b, bp, what);
 	strbuf_addch(&out, '\n');
-	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
+	bisect_puts_safe(&out);
 	strbuf_release(&out);
-	strbuf_release(&safe);
 }
 
 static void print_json(const struct bisect *b, const struct base_probe *bp,
@@ -387,15 +385,9 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	}
 	series_release(&s);
-	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	r = bisect_load_version(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		goto fail;
-	if (series_version_mail_only(v)) {
-		r = error("%s v%d was recorded from mail only; apply it first "
-			  "('respin import %s@v%d --base REF')", s.name,
-			  v->number, s.name, v->number);
-		goto fail;
-	}
 	r = base_commits(ctx->repo, &g, &x, &bp.bases, &bp.m);
 	if (r < 0)
 		goto fail;
@@ -409,33 +401,18 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 	for (i = 0; i <= bp.m; i++)
 		strbuf_init(&bp.why[i], 0);
 	if (check) {
-		r = results_open(ctx->repo, &rs);
+		r = bisect_engine_start(ctx, &e, &s, v, &checks, &rs,
+					&engine_ready);
 		if (r < 0)
 			goto fail;
-		engine_init(&e, ctx->repo, &s, v, &checks, rs);
-		engine_ready = 1;
-		run_signals_catch();
-		r = engine_lock(&e, 0, NULL);
-		if (r == 1)
-			r = RESPIN_ERR;
-		if (r < 0)
-			goto fail;
-		if (ctx->stderr_is_tty)
-			e.progress = check_progress_stderr;
 		bp.e = &e;
 	}
 	bisect_init(&b, bp.m);
 	b.retries = check ? retries : 0;
 	r = bisect_run(&b, &probe);
 	if (r < 0) {
-		if (run_interrupted()) {
-			fprintf(stderr, "respin: %s: stopped; what ran is "
-				"stored\n", term_safe(error_last()));
-			error_clear();
-			r = 128 + run_interrupted();
-			goto out;
-		}
-		goto fail;
+		r = bisect_stopped(r, "what ran is stored");
+		goto out;
 	}
 	{
 		struct strbuf what = STRBUF_INIT;

@@ -8,6 +8,7 @@
  * over the stored results, running only what is missing.
  */
 #include "bisect/benchbisect.h"
+#include "bisect/report.h"
 #include "bisect/search.h"
 #include "bisect/setup.h"
 #include "bisect/testprobe.h"
@@ -20,7 +21,6 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
-#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,19 +38,6 @@ static const char *outcome_name(enum bisect_outcome o)
 	       o == BISECT_SKIP ? "untestable" : "unknown";
 }
 
-/* "3/4 "title"", or "the base". */
-static void position_name(struct strbuf *out, const struct series_version *v,
-			  size_t i, int title)
-{
-	if (!i) {
-		strbuf_addstr(out, "the base");
-		return;
-	}
-	strbuf_addf(out, "%zu/%zu", i, v->nr_patches);
-	if (title && v->patches[i - 1].subject)
-		strbuf_addf(out, " \"%s\"", v->patches[i - 1].subject);
-}
-
 /* The one line a reply can quote. */
 static void result_line(struct strbuf *out, const struct bisect *b,
 			const struct test_probe *tp,
@@ -58,8 +45,8 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 {
 	struct strbuf pos = STRBUF_INIT, good = STRBUF_INIT;
 
-	position_name(&pos, v, b->first_bad, 1);
-	position_name(&good, v, b->last_good, 0);
+	bisect_position_name(&pos, v, b->first_bad, 1);
+	bisect_position_name(&good, v, b->last_good, 0);
 	switch (b->answer) {
 	case BISECT_FOUND:
 		strbuf_addf(out, "Bisected to %s: %s fails", pos.buf, what);
@@ -87,7 +74,7 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 		break;
 	case BISECT_UNTESTABLE:
 		strbuf_reset(&pos);
-		position_name(&pos, v, b->first_bad, 0);
+		bisect_position_name(&pos, v, b->first_bad, 0);
 		if (b->first_bad > b->n || b->at[b->first_bad] != BISECT_BAD)
 			strbuf_addf(out, "Not bisected: %s cannot be tested at "
 				    "%s", what, pos.buf);
@@ -117,24 +104,21 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 		if (b->at[i] == BISECT_UNKNOWN)
 			continue;
 		strbuf_reset(&line);
-		position_name(&line, v, i, 0);
+		bisect_position_name(&line, v, i, 0);
 		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
 			    outcome_name(b->at[i]), tp->ran[i] ? "ran" : "stored",
 			    tp->why[i].buf);
 	}
 	if (b->good_again && b->answer == BISECT_FOUND) {
 		strbuf_reset(&line);
-		position_name(&line, v, b->good_again, 0);
+		bisect_position_name(&line, v, b->good_again, 0);
 		strbuf_addf(&out, "note: %s passes again at %s (a later patch "
 			    "undoes it?)\n", what, line.buf);
 	}
 	strbuf_reset(&line);
 	result_line(&line, b, tp, v, what);
 	strbuf_addf(&out, "%s\n", line.buf);
-	/* subjects and what the checks printed: safe for a terminal */
-	strbuf_reset(&line);
-	strbuf_add_term_safe(&line, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(line.buf, stdout);
+	bisect_puts_safe(&out);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -255,38 +239,16 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r < 0)
 		goto fail;
 	series_release(&s);
-	r = series_load_spec(ctx->repo, argv[0], &s, &v);
+	r = bisect_load_version(ctx->repo, argv[0], &s, &v);
+	if (!r)
+		r = bisect_engine_start(ctx, &e, &s, v, &checks, &rs,
+					&engine_ready);
 	if (r < 0)
 		goto fail;
-	if (series_version_mail_only(v)) {
-		r = error("%s v%d was recorded from mail only; apply it first "
-			  "('respin import %s@v%d --base REF')", s.name,
-			  v->number, s.name, v->number);
-		goto fail;
-	}
-	r = results_open(ctx->repo, &rs);
-	if (r < 0)
-		goto fail;
-	engine_init(&e, ctx->repo, &s, v, &checks, rs);
-	engine_ready = 1;
-	run_signals_catch();
-	r = engine_lock(&e, 0, NULL);
-	if (r == 1)
-		r = RESPIN_ERR;
-	if (r < 0)
-		goto fail;
-	if (ctx->stderr_is_tty)
-		e.progress = check_progress_stderr;
 	if (c->kind == CHECK_BENCH) {
 		r = bench_bisect(&e, c, json);
-		if (r < 0 && run_interrupted()) {
-			fprintf(stderr, "respin: %s: stopped; the runs taken are "
-				"stored\n", term_safe(error_last()));
-			error_clear();
-			r = 128 + run_interrupted();
-		} else if (r < 0) {
-			r = error_report(r);
-		}
+		if (r < 0)
+			r = bisect_stopped(r, "the runs taken are stored");
 		goto out;
 	}
 
@@ -300,14 +262,7 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r >= 0)
 		r = bisect_run(&b, &probe);
 	if (r < 0) {
-		if (run_interrupted()) {
-			fprintf(stderr, "respin: %s: stopped; what ran is "
-				"stored\n", term_safe(error_last()));
-			error_clear();
-			r = 128 + run_interrupted();
-		} else {
-			r = error_report(r);
-		}
+		r = bisect_stopped(r, "what ran is stored");
 	} else {
 		if (subtest)
 			strbuf_addf(&what, "%s subtest %s", c->name, subtest);

@@ -2,8 +2,11 @@
 #include "bisect/setup.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/run.h"
 #include "tools/lib/strbuf.h"
+#include "tools/lib/termsafe.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define DEFAULT_RETRIES 2
@@ -65,4 +68,50 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 		return r;
 	*c = checks_find(l, name);
 	return 0;
+}
+
+int bisect_load_version(git_repository *repo, const char *spec,
+			struct series *s, struct series_version **v)
+{
+	int r = series_load_spec(repo, spec, s, v);
+
+	if (r < 0)
+		return r;
+	if (series_version_mail_only(*v))
+		return error("%s v%d was recorded from mail only; apply it "
+			     "first ('respin import %s@v%d --base REF')",
+			     s->name, (*v)->number, s->name, (*v)->number);
+	return 0;
+}
+
+int bisect_engine_start(struct command_context *ctx, struct engine *e,
+			struct series *s, struct series_version *v,
+			struct check_list *checks, struct results **rs,
+			int *ready)
+{
+	int r = results_open(ctx->repo, rs);
+
+	if (r < 0)
+		return r;
+	engine_init(e, ctx->repo, s, v, checks, *rs);
+	*ready = 1;
+	run_signals_catch();
+	r = engine_lock(e, 0, NULL);
+	if (r == 1)
+		r = RESPIN_ERR;	/* (the lock said who holds it) */
+	if (r < 0)
+		return r;
+	if (ctx->stderr_is_tty)
+		e->progress = check_progress_stderr;
+	return 0;
+}
+
+int bisect_stopped(int r, const char *kept)
+{
+	if (!run_interrupted())
+		return error_report(r);
+	fprintf(stderr, "respin: %s: stopped; %s\n", term_safe(error_last()),
+		kept);
+	error_clear();
+	return 128 + run_interrupted();
 }

@@ -4,6 +4,9 @@
 
 #include <git2.h>
 #include "ci/checks.h"
+#include "ci/engine.h"
+#include "series/store.h"
+#include "tools/lib/command.h"
 
 /* What respin bisect and bisect-base both set up. */
 
@@ -21,5 +24,29 @@ int bisect_retries(git_repository *repo, int *retries);
  */
 int bisect_pick_checks(struct check_list *l, const char *name,
 		       const char *subtest, const struct check **c);
+
+/*
+ * The version spec names, into *s and *v; one recorded from mail only
+ * is an error saying how to apply it.
+ */
+int bisect_load_version(git_repository *repo, const char *spec,
+			struct series *s, struct series_version **v);
+
+/*
+ * The engine for v with checks, on the results store (*rs), the
+ * series locked (held by another respin: an error), progress on a
+ * terminal; *ready once engine_init() ran (release it then).
+ */
+int bisect_engine_start(struct command_context *ctx, struct engine *e,
+			struct series *s, struct series_version *v,
+			struct check_list *checks, struct results **rs,
+			int *ready);
+
+/*
+ * The exit code of a bisect that failed with r: interrupted, it says
+ * "stopped; KEPT" (what is stored) and gives 128 + the signal; else
+ * the error, reported.
+ */
+int bisect_stopped(int r, const char *kept);
 
 #endif

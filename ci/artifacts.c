@@ -115,30 +115,6 @@ int artifacts_have(git_repository *repo, const struct check *b,
 	return have;
 }
 
-/*
- * Runs argv (no shell) in cwd; 0 when it exited 0, else an error (one
- * recorded as "what: its output" unless what is NULL).
- */
-static int run_quiet(const char *const *argv, const char *cwd,
-		     const char *what)
-{
-	struct run_opts o = { 0 };
-	struct run_result res;
-	int r;
-
-	o.argv = argv;
-	o.cwd = cwd;
-	o.timeout = 600;
-	run_result_init(&res);
-	r = run_program(&o, &res);
-	if (!r && (!res.exited || res.exit_code)) {
-		strbuf_rtrim(&res.output);
-		r = what ? error("%s: %s", what, res.output.buf) : RESPIN_ERR;
-	}
-	run_result_release(&res);
-	return r;
-}
-
 int artifacts_keep(git_repository *repo, const struct check *b,
 		   const git_oid *tree, const char *build_dir)
 {
@@ -174,19 +150,19 @@ int artifacts_keep(git_repository *repo, const struct check *b,
 		for (i = 0; i < p.nr; i++)
 			argv[n++] = p.v[i];
 		argv[n++] = tmp.buf;
-		r = run_quiet(argv, build_dir, "cannot keep the artifacts");
+		r = run_checked(argv, build_dir, "cannot keep the artifacts");
 	}
 	if (!r && !stat(dir.buf, &st)) {
 		const char *rm[] = { "rm", "-rf", "--", dir.buf, NULL };
 
-		r = run_quiet(rm, NULL, "cannot replace the kept artifacts");
+		r = run_checked(rm, NULL, "cannot replace the kept artifacts");
 	}
 	if (!r && rename(tmp.buf, dir.buf) < 0)
 		r = error_errno("cannot rename %s", tmp.buf);
 	if (r < 0 && !stat(tmp.buf, &st)) {
 		const char *rm[] = { "rm", "-rf", "--", tmp.buf, NULL };
 
-		run_quiet(rm, NULL, NULL);	/* keeps the first error */
+		run_checked(rm, NULL, NULL);	/* keeps the first error */
 	}
 	free(argv);
 	paths_release(&p);

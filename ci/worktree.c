@@ -112,24 +112,6 @@ void worktree_lock_note(struct worktree *wt, const char *running, long group)
 	strbuf_release(&sb);
 }
 
-static int run_git(const char *const *argv, const char *what)
-{
-	struct run_opts o = { 0 };
-	struct run_result res;
-	int r;
-
-	o.argv = argv;
-	o.timeout = 600;
-	run_result_init(&res);
-	r = run_program(&o, &res);
-	if (!r && (!res.exited || res.exit_code)) {
-		strbuf_rtrim(&res.output);
-		r = error("%s: %s", what, res.output.buf);
-	}
-	run_result_release(&res);
-	return r;
-}
-
 static int worktree_create(git_repository *repo, struct worktree *wt,
 			   const git_oid *commit)
 {
@@ -145,7 +127,7 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 	if (r < 0)
 		return r;
 	strbuf_addf(&what, "cannot make the worktree %s", wt->path);
-	r = run_git(argv, what.buf);
+	r = run_checked(argv, NULL, what.buf);
 	strbuf_release(&what);
 	return r;
 }
@@ -167,13 +149,14 @@ static int worktree_discard(git_repository *repo, struct worktree *wt)
 
 	git_repository_free(wt->repo);
 	wt->repo = NULL;
-	if (run_git(rm, "cannot remove the worktree") < 0)
+	if (run_checked(rm, NULL, "cannot remove the worktree") < 0)
 		error_clear();
 	r = 0;
 	if (!stat(wt->path, &st))
-		r = run_git(rmrf, "cannot remove the half-made worktree");
+		r = run_checked(rmrf, NULL,
+				"cannot remove the half-made worktree");
 	if (!r)
-		r = run_git(prune, "cannot prune worktrees");
+		r = run_checked(prune, NULL, "cannot prune worktrees");
 	return r;
 }
 

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -94,15 +95,20 @@ static const char *next_candidate_avx2(const char *p, const char *end)
 	return NULL;
 }
 
+/* Asked once, whichever thread comes first (the mbox threads share it). */
+static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
+static int avx2_known;
+
+static void avx2_probe(void)
+{
+	__builtin_cpu_init();
+	avx2_known = __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
 static int have_avx2(void)
 {
-	static int known = -1;
-
-	if (known < 0) {
-		__builtin_cpu_init();
-		known = __builtin_cpu_supports("avx2") ? 1 : 0;
-	}
-	return known;
+	pthread_once(&avx2_once, avx2_probe);
+	return avx2_known;
 }
 #else
 #define have_avx2() 0

@@ -27,24 +27,6 @@ static const char *repo_top(git_repository *repo)
 	return top ? top : git_repository_commondir(repo);
 }
 
-static int run_git(const char *const *argv, const char *what)
-{
-	struct run_opts o = { 0 };
-	struct run_result res;
-	int r;
-
-	o.argv = argv;
-	o.timeout = 600;
-	run_result_init(&res);
-	r = run_program(&o, &res);
-	if (!r && (!res.exited || res.exit_code)) {
-		strbuf_rtrim(&res.output);
-		r = error("%s: %s", what, res.output.buf);
-	}
-	run_result_release(&res);
-	return r;
-}
-
 static int path_exists(const char *path)
 {
 	struct stat st;
@@ -76,11 +58,12 @@ static int worktree_remove(git_repository *repo, const char *path)
 	const char *prune[] = { "git", "-C", repo_top(repo), "worktree",
 				"prune", NULL };
 
-	if (path_exists(path) && run_git(rm, "cannot remove the worktree") < 0)
+	if (path_exists(path) &&
+	    run_checked(rm, NULL, "cannot remove the worktree") < 0)
 		error_clear();
 	if (remove_tree(path) < 0)
 		return -1;
-	return run_git(prune, "cannot prune worktrees");
+	return run_checked(prune, NULL, "cannot prune worktrees");
 }
 
 int rebase_leftover_remove(git_repository *repo, const char *series)
@@ -132,7 +115,7 @@ static int worktree_open(git_repository *repo, const char *series,
 		if (!r)
 			r = mkdir_leading(path.buf);
 		if (!r)
-			r = run_git(add, "cannot make the worktree");
+			r = run_checked(add, NULL, "cannot make the worktree");
 		if (r < 0)
 			goto out;
 	}

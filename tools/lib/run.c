@@ -348,3 +348,22 @@ int run_interactive(const char *const *argv)
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
 }
+
+int run_checked(const char *const *argv, const char *cwd, const char *what)
+{
+	struct run_opts o = { 0 };
+	struct run_result res;
+	int r;
+
+	o.argv = argv;
+	o.cwd = cwd;
+	o.timeout = 600;
+	run_result_init(&res);
+	r = run_program(&o, &res);
+	if (!r && (!res.exited || res.exit_code)) {
+		strbuf_rtrim(&res.output);
+		r = what ? error("%s: %s", what, res.output.buf) : RESPIN_ERR;
+	}
+	run_result_release(&res);
+	return r;
+}

@@ -68,4 +68,11 @@ int run_interactive(const char *const *argv);
 /* Appends the last n lines of text. */
 void run_tail_lines(struct strbuf *out, const char *text, size_t len, int n);
 
+/*
+ * Runs argv (no shell) in cwd (NULL: here) for at most 600 s: 0 when
+ * it exited 0, else an error "what: its output" (what NULL: RESPIN_ERR,
+ * nothing recorded); <0 when it could not run.
+ */
+int run_checked(const char *const *argv, const char *cwd, const char *what);
+
 #endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RESPIN_BISECT_REPORT_H
+#define RESPIN_BISECT_REPORT_H
+
+#include "series/store.h"
+#include "tools/lib/strbuf.h"
+
+/* What the answers of respin bisect (tests and benches) print with. */
+
+/* "3/4", with the title "3/4 "title"", or "the base" (i 0). */
+void bisect_position_name(struct strbuf *out, const struct series_version *v,
+			  size_t i, int title);
+
+/* text on stdout, made safe for a terminal (it quotes subjects and
+ * what checks printed). */
+void bisect_puts_safe(const struct strbuf *text);
+
+#endif
