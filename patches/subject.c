@@ -329,3 +329,17 @@ void subject_sent_prefix(const char *subject, struct strbuf *out)
 	parse(&s, subject, out);
 	subject_release(&s);
 }
+
+char *subject_title(const char *subject, int lower)
+{
+	struct subject sj;
+	char *t, *p;
+
+	subject_init(&sj);
+	subject_parse(&sj, subject ? subject : "");
+	t = xstrdup(sj.title ? sj.title : "");
+	subject_release(&sj);
+	for (p = t; lower && *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	return t;
+}

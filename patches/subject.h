@@ -52,4 +52,11 @@ struct strbuf;
  */
 void subject_sent_prefix(const char *subject, struct strbuf *out);
 
+/*
+ * The title of subject (its [PATCH ...] prefix gone), a string of the
+ * caller's; lower-cased when lower (titles compared loosely); "" for
+ * NULL.
+ */
+char *subject_title(const char *subject, int lower);
+
 #endif

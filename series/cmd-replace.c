@@ -70,20 +70,6 @@ static int check_clean(git_repository *repo, git_reference *ref, int *checked_ou
 	return 0;
 }
 
-static char *lower_title(const char *subject)
-{
-	struct subject sj;
-	char *t, *p;
-
-	subject_init(&sj);
-	subject_parse(&sj, subject ? subject : "");
-	t = xstrdup(sj.title ? sj.title : "");
-	subject_release(&sj);
-	for (p = t; *p; p++)
-		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-	return t;
-}
-
 /* Old patches against new: the same, changed (by title), new, dropped. */
 static void say_changes(const struct series_version *a,
 			const struct series_version *b, struct strbuf *out)
@@ -93,7 +79,7 @@ static void say_changes(const struct series_version *a,
 	struct strbuf lines = STRBUF_INIT;
 
 	for (k = 0; k < b->nr_patches; k++) {
-		char *tb = lower_title(b->patches[k].subject);
+		char *tb = subject_title(b->patches[k].subject, 1);
 		int done = 0;
 
 		for (i = 0; i < a->nr_patches && !done; i++)
@@ -104,7 +90,7 @@ static void say_changes(const struct series_version *a,
 				done = 1;
 			}
 		for (i = 0; i < a->nr_patches && !done; i++) {
-			char *ta = lower_title(a->patches[i].subject);
+			char *ta = subject_title(a->patches[i].subject, 1);
 
 			if (!used[i] && !strcmp(ta, tb)) {
 				used[i] = 1;

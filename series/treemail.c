@@ -10,18 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-static char *title_of(const char *subject)
-{
-	struct subject sj;
-	char *t;
-
-	subject_init(&sj);
-	subject_parse(&sj, subject ? subject : "");
-	t = xstrdup(sj.title ? sj.title : "");
-	subject_release(&sj);
-	return t;
-}
-
 /* The address in "Name <a@b>", or NULL. */
 static char *address_of(const char *who)
 {
@@ -68,7 +56,7 @@ static long series_in_mail(git_repository *repo, const struct mailset *ms,
 		}
 	if (si >= 0 || !f->v->nr_patches)
 		return si;
-	title = title_of(f->v->patches[0].subject);
+	title = subject_title(f->v->patches[0].subject, 0);
 	who = first_author(repo, f->v);
 	for (k = 0; who && k < ms->nr_versions && si < 0; k++) {
 		const struct ms_version *mv = &ms->versions[k];

@@ -92,19 +92,6 @@ static char *keyf(const char *prefix, const char *a, const char *b)
 	return strbuf_detach(&k, NULL);
 }
 
-/* The title of a subject: tags like [PATCH v2 1/3] and Re: gone. */
-static char *title_of(const char *subject)
-{
-	struct subject sj;
-	char *t;
-
-	subject_init(&sj);
-	subject_parse(&sj, subject ? subject : "");
-	t = xstrdup(sj.title ? sj.title : "");
-	subject_release(&sj);
-	return t;
-}
-
 /* The author's address of a commit, lower-cased, or "". */
 static char *author_of(git_commit *c)
 {
@@ -168,7 +155,7 @@ static int index_store(git_repository *repo, const struct loaded *l,
 			for (pi = 0; pi < v->nr_patches; pi++) {
 				const struct series_patch *p = &v->patches[pi];
 				struct cand c = { si, vi, pi, 0 };
-				char *title = title_of(p->subject), *who = NULL;
+				char *title = subject_title(p->subject, 0), *who = NULL;
 
 				if (!git_oid_is_zero(&p->patch_id)) {
 					c.ev = TREE_BY_PATCH_ID;
@@ -431,7 +418,7 @@ int tree_scan(git_repository *repo, const char *branch, const char *base,
 		error_clear();
 		tree_message_ids(git_commit_message(c), by_link, &m);
 		{
-			char *title = title_of(t->commits[i].subject);
+			char *title = subject_title(t->commits[i].subject, 0);
 			char *who = author_of(c);
 
 			k2 = keyf("s:", title, who);
@@ -509,7 +496,7 @@ int tree_scan(git_repository *repo, const char *branch, const char *base,
 		size_t pi;
 
 		for (pi = 0; pi < v->nr_patches; pi++) {
-			char *title = title_of(v->patches[pi].subject);
+			char *title = subject_title(v->patches[pi].subject, 0);
 			char *keys[2];
 			int j;
 
@@ -552,7 +539,7 @@ int tree_scan(git_repository *repo, const char *branch, const char *base,
 			continue;
 		}
 		{
-			char *title = title_of(target);
+			char *title = subject_title(target, 0);
 
 			key = keyf("t:", title, NULL);
 			free(title);
