@@ -40,22 +40,37 @@ fresh() {
 	rm -rf .git/respin/results.db* .git/respin/build/b
 }
 
-fresh
-s=$(ms)
-"$respin" check b >/dev/null
-local_ms=$(( $(ms) - s ))
-
 slurm_start >/dev/null 2>&1 || { echo "slurm: skipped: the one-node Slurm did not start"; exit 0; }
 mkdir -p "$tmp/shared"
-git config respin.executor slurm
 git config respin.slurm.shared "$tmp/shared"
-fresh
-s=$(ms)
-"$respin" check b >/dev/null
-slurm_ms=$(( $(ms) - s ))
-jobs=$(squeue -h -t all -o %j | grep -c '^respin-b-')
 
-echo "slurm: 10 patches x 3 checks ($jobs jobs): local $(awk "BEGIN { printf \"%.1f\", $local_ms / 1000 }") s," \
-	"one-node Slurm $(awk "BEGIN { printf \"%.1f\", $slurm_ms / 1000 }") s" \
+# one run of the whole series from an empty store with executor $1: ms
+timed() {
+	git config respin.executor "$1"
+	fresh
+	_s=$(ms)
+	"$respin" check b >/dev/null
+	echo $(( $(ms) - _s ))
+}
+
+# rounds in turns (local, slurm), so both see the same machine; medians
+rounds=${SLURM_BENCH_ROUNDS:-5}
+: >"$tmp/t-local" && : >"$tmp/t-slurm"
+r=0
+while [ $r -lt "$rounds" ]; do
+	timed local >>"$tmp/t-local"
+	timed slurm >>"$tmp/t-slurm"
+	r=$((r + 1))
+done
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+local_ms=$(median "$tmp/t-local")
+slurm_ms=$(median "$tmp/t-slurm")
+jobs=$(( $(squeue -h -t all -o %j | grep -c '^respin-b-') / rounds ))
+
+echo "slurm: 10 patches x 3 checks ($jobs jobs a run, median of $rounds rounds in turns):" \
+	"local $(awk "BEGIN { printf \"%.2f\", $local_ms / 1000 }") s," \
+	"one-node Slurm $(awk "BEGIN { printf \"%.2f\", $slurm_ms / 1000 }") s" \
 	"($(awk "BEGIN { printf \"%.2f\", $slurm_ms / $local_ms }")x;" \
-	"$(awk "BEGIN { printf \"%.2f\", ($slurm_ms - $local_ms) / $jobs / 1000 }") s a job more)"
+	"$(awk "BEGIN { printf \"%.3f\", ($slurm_ms - $local_ms) / $jobs / 1000 }") s a job more)"
