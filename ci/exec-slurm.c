@@ -7,7 +7,7 @@
  *	jobs/NAME/job.sh	the script respin wrote (sbatch runs it)
  *	jobs/NAME/input		stdin of the command, when it has one
  *	jobs/NAME/id		the Slurm job id sbatch gave
- *	jobs/NAME/started	the node began (its time)
+ *	jobs/NAME/started	the node began
  *	jobs/NAME/output	what the command printed (stdout and stderr)
  *	jobs/NAME/timedout	the check's own time limit ended it
  *	jobs/NAME/broken	the node could not make the tree (why)
@@ -253,7 +253,7 @@ static int chain_script(const struct exec_job *job, const char *dir,
 	strbuf_add_sq(out, job->git_dir);
 	strbuf_addstr(out,
 		"\nexec 2>>\"$dir/slurm.out\"\n"
-		"date +%s.%N >\"$dir/started\"\n"
+		": >\"$dir/started\"\n"
 		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
 		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
 		"\texit 0\n"
@@ -265,24 +265,24 @@ static int chain_script(const struct exec_job *job, const char *dir,
 		"# step K COMMIT TIMEOUT: the tree of COMMIT, then $command\n"
 		"step() {\n"
 		"\td=$dir/$1\n"
-		"\tmkdir -p \"$d\" && date +%s.%N >\"$d/started\"\n"
+		"\tmkdir -p \"$d\" && : >\"$d/started\"\n"
 		"\tif ! git --git-dir=\"$git_dir\" --work-tree=\"$work\" \\\n"
 		"\t     read-tree --reset -u \"$2\" 2>\"$d/broken\"; then\n"
 		"\t\techo \"cannot read commit $2 from $git_dir\" >>\"$d/broken\"\n"
 		"\t\techo 125 >\"$d/exit\"; return 0\n"
 		"\tfi\n"
 		"\trm -f \"$d/broken\"\n"
-		"\tstart=$(date +%s.%N)\n"
+		"\tstart=$(date +%s%N)\n"
 		"\tif [ \"$3\" != 0 ]; then\n"
 		"\t\t(cd \"$work\" && exec timeout -k 2 \"$3\" sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
 		"\telse\n"
 		"\t\t(cd \"$work\" && exec sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
 		"\tfi\n"
 		"\tstatus=$?\n"
-		"\tend=$(date +%s.%N)\n"
-		"\t[ \"$3\" != 0 ] && [ $status = 124 ] && awk \"BEGIN { exit !($end - $start >= $3 - 1) }\" &&\n"
+		"\tns=$(( $(date +%s%N) - start ))\n"
+		"\t[ \"$3\" != 0 ] && [ $status = 124 ] && [ $ns -ge $(( ($3 - 1) * 1000000000 )) ] &&\n"
 		"\t\t: >\"$d/timedout\"\n"
-		"\tawk \"BEGIN { print $end - $start }\" >\"$d/seconds\"\n"
+		"\tprintf '%d.%09d\\n' $((ns / 1000000000)) $((ns % 1000000000)) >\"$d/seconds\"\n"
 		"\techo \"$status\" >\"$d/exit.tmp\" && mv \"$d/exit.tmp\" \"$d/exit\"\n"
 		"}\n");
 	for (k = 0; k < job->nr_steps; k++) {
@@ -315,7 +315,7 @@ static int job_script(const struct exec_job *job, const char *dir,
 	strbuf_addstr(out, "dir=");
 	strbuf_add_sq(out, dir);
 	strbuf_addstr(out, "\nexec 2>>\"$dir/slurm.out\"\n"
-		      "date +%s.%N >\"$dir/started\"\n");
+		      ": >\"$dir/started\"\n");
 	if (env_lines(job, job->env, "", out) < 0)
 		return -1;
 	strbuf_addstr(out, "git_dir=");
@@ -340,20 +340,21 @@ static int job_script(const struct exec_job *job, const char *dir,
 		"cd \"$work\" || exit 0\n"
 		"command=");
 	strbuf_add_sq(out, job->command);
-	strbuf_addstr(out, "\nstart=$(date +%s.%N)\n");
+	/* nanoseconds in the shell's own arithmetic: no awk a job */
+	strbuf_addstr(out, "\nstart=$(date +%s%N)\n");
 	if (job->timeout > 0)
 		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
 	strbuf_addf(out, "sh -c \"$command\" <%s >\"$dir/output\" 2>&1\n",
 		    job->input ? "\"$dir/input\"" : "/dev/null");
 	strbuf_addstr(out,
 		"status=$?\n"
-		"end=$(date +%s.%N)\n");
+		"ns=$(( $(date +%s%N) - start ))\n");
 	if (job->timeout > 0)
-		strbuf_addf(out, "[ $status = 124 ] && awk \"BEGIN { exit "
-			    "!($end - $start >= %.0f - 1) }\" && "
-			    ": >\"$dir/timedout\"\n", ceil(job->timeout));
+		strbuf_addf(out, "[ $status = 124 ] && [ $ns -ge %.0f ] && "
+			    ": >\"$dir/timedout\"\n",
+			    (ceil(job->timeout) - 1) * 1e9);
 	strbuf_addstr(out,
-		"awk \"BEGIN { print $end - $start }\" >\"$dir/seconds\"\n"
+		"printf '%d.%09d\\n' $((ns / 1000000000)) $((ns % 1000000000)) >\"$dir/seconds\"\n"
 		"echo \"$status\" >\"$dir/exit.tmp\" && mv \"$dir/exit.tmp\" \"$dir/exit\"\n");
 	return 0;
 }
