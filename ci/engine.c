@@ -766,21 +766,28 @@ static int lint_in_parallel(struct engine *e)
  */
 static int queue_ahead(struct engine *e)
 {
-	size_t i, k, n = e->v->nr_patches;
+	size_t i, n = e->v->nr_patches, pass;
 	int r = 0;
 
-	for (k = 0; k < e->checks->nr && r >= 0; k++) {
-		const struct check *c = &e->checks->items[k];
+	/* the kinds' own first (the build chain: later results wait for it) */
+	for (pass = 0; pass < 2 * e->checks->nr && r >= 0; pass++) {
+		const struct check *c = &e->checks->items[pass % e->checks->nr];
 		const struct check_kind_ops *ops = check_kind_ops(c->kind);
-		struct job_parts *jp = xcalloc(n + 1, sizeof(*jp));
-		struct exec_job *jobs = xcalloc(n + 1, sizeof(*jobs));
-		struct strbuf *cmd = xcalloc(n + 1, sizeof(*cmd)),
-			      *input = xcalloc(n + 1, sizeof(*input)),
-			      *ids = xcalloc(n + 1, sizeof(*ids));
-		size_t *pos = xcalloc(n + 1, sizeof(*pos));
+		struct job_parts *jp;
+		struct exec_job *jobs;
+		struct strbuf *cmd, *input, *ids;
+		size_t *pos;
 		size_t m = 0, q;
 		struct executor *x = NULL;
 
+		if ((pass < e->checks->nr) != !!ops->queue)
+			continue;
+		jp = xcalloc(n + 1, sizeof(*jp));
+		jobs = xcalloc(n + 1, sizeof(*jobs));
+		cmd = xcalloc(n + 1, sizeof(*cmd));
+		input = xcalloc(n + 1, sizeof(*input));
+		ids = xcalloc(n + 1, sizeof(*ids));
+		pos = xcalloc(n + 1, sizeof(*pos));
 		r = queues(e, c);
 		if (r > 0 && ops->queue) {
 			r = ops->queue(e, c);
@@ -818,6 +825,8 @@ static int queue_ahead(struct engine *e)
 					       input[m].len ? input[m].buf :
 					       NULL, input[m].len);
 				jobs[m] = jp[m].job;
+				/* the builds are what later results wait for */
+				jobs[m].yields = 1;
 				strbuf_init(&ids[m], 0);
 				pos[m++] = i;
 			} else {

@@ -344,6 +344,8 @@ static int job_script(const struct exec_job *job, const char *dir,
 	strbuf_addstr(out, "\nstart=$(date +%s%N)\n");
 	if (job->timeout > 0)
 		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
+	if (job->yields)
+		strbuf_addstr(out, "nice -n 10 ");	/* (a task: all of it) */
 	strbuf_addf(out, "sh -c \"$command\" <%s >\"$dir/output\" 2>&1\n",
 		    job->input ? "\"$dir/input\"" : "/dev/null");
 	strbuf_addstr(out,
@@ -595,7 +597,9 @@ static int submit_array(struct slurm *s, const struct exec_job *jobs,
 		if (r < 0)
 			break;
 		made++;
-		strbuf_addf(&list, "%zu) exec ", k);
+		/* (all of it: extracting its tree too) */
+		strbuf_addf(&list, "%zu) exec %s", k,
+			    jobs[k].yields ? "nice -n 10 " : "");
 		strbuf_add_sq(&list, dir.buf);
 		strbuf_addstr(&list, "/job.sh ;;\n");
 		if (t >= 0 && job_timeout(&jobs[k]) > 0 &&

@@ -24,6 +24,12 @@ struct exec_job {
 	const char *input;	/* fed to stdin, or NULL */
 	size_t input_len;
 	double timeout;		/* seconds; 0 none */
+	/*
+	 * Off the critical path (queued ahead): on a node whose cores it
+	 * shares, it yields them to work that later results wait for (a
+	 * build chain): the slurm executor runs it under nice.
+	 */
+	int yields;
 	const char *partition;	/* a cluster's queue, or NULL */
 	const char *constraint;	/* a node type asked for, or NULL */
 	/*
