@@ -30,6 +30,16 @@ void warning_set_release(struct warning_set *ws);
 void warnings_parse(struct warning_set *ws, struct warning_set *units,
 		    const char *text, size_t len, const char *build_dir,
 		    const char *src_dir);
+/*
+ * Adds the findings of a static analyser (sparse, gcc, kernel-doc,
+ * Coccinelle), in any of their forms:
+ *	FILE:LINE[:COL[-COL]]: warning|error|WARNING|ERROR|INFO: MESSAGE
+ * as "FILE: SEVERITY: MESSAGE" (no line: a finding that moves is the
+ * same), FILE relative to the tree as warnings_parse() makes it.  Lines
+ * without a location (notes, spatch's own warnings) are not findings.
+ */
+void findings_parse(struct warning_set *ws, const char *text, size_t len,
+		    const char *build_dir, const char *src_dir);
 void warning_set_add(struct warning_set *ws, const char *w);
 int warning_set_has(const struct warning_set *ws, const char *w);
 /* The file a normalised warning is in. */
