@@ -7,8 +7,9 @@
  * numbers (ci/warnings.c).  The result is keyed by both trees, so a
  * patch whose tree and parent's tree did not change is never looked at
  * again.  sparse and w1 compile in the build check's directory (built
- * for the patch first); the worktree is left at the patch, and the
- * objects of the touched files compiled from it.
+ * for the patch first when there is a build check); the worktree is
+ * left at the patch, and the objects of the touched files compiled
+ * from it.
  *
  * New findings PASS (like a build's warnings: the cell counts them); a
  * tool that exits non-zero FAILs, with the end of what it printed; one
@@ -159,16 +160,6 @@ static int static_run(const struct check_job *j)
 	static_lists_init(&l);
 	run_result_init(&before.res);
 	run_result_init(&after.res);
-	if ((check_kind_ops(j->c->kind)->needs & KIND_NEEDS_BUILD) &&
-	    !engine_build_check(j->e)) {
-		/* its make needs a configured build directory */
-		j->e->errors++;
-		engine_report(j->e, j->c, j->i, "ERROR: a %s check compiles "
-			      "in the build check's directory, and no check "
-			      "of kind build is enabled\n",
-			      check_kind_name(j->c->kind));
-		goto out;
-	}
 	r = make_lists(j, sk, &l);
 	if (r < 0)
 		goto out;

@@ -35,8 +35,9 @@ static const struct static_kind static_kinds[] = {
 	  "no .c or .h files" },
 	{ CHECK_COCCI, STATIC_DIRS,
 	  NEED("spatch", "coccinelle")
-	  "while IFS= read -r d; do make ARCH=x86_64 O=\"$RESPIN_BUILD\" "
-	  "coccicheck MODE=report M=\"$d\" </dev/null || exit; done",
+	  /* in the tree: under O= its M= is looked for in the build dir */
+	  "while IFS= read -r d; do make ARCH=x86_64 coccicheck "
+	  "MODE=report M=\"$d\" </dev/null || exit; done",
 	  "make coccicheck MODE=report M=DIR for each touched directory",
 	  "no .c or .h files" },
 };

@@ -206,6 +206,7 @@ static void parse_finding(struct warning_set *ws, const char *p, size_t len,
 	const char *end = p + len, *colon, *q, *file;
 	struct strbuf sb = STRBUF_INIT;
 	size_t flen, s;
+	int range = 0;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
@@ -218,8 +219,11 @@ static void parse_finding(struct warning_set *ws, const char *p, size_t len,
 		return;
 	q = colon;
 	while (q < end && (isdigit((unsigned char)*q) || *q == ':' ||
-			   *q == '-'))
+			   *q == '-')) {
+		/* LINE:COL-COL is Coccinelle's: its message is the finding */
+		range |= *q == '-';
 		q++;
+	}
 	/* back to the ": " after the location */
 	if (q < end && *q == ' ' && q[-1] == ':')
 		q++;
@@ -229,7 +233,7 @@ static void parse_finding(struct warning_set *ws, const char *p, size_t len,
 		if ((size_t)(end - q) > strlen(severities[s]) &&
 		    !strncmp(q, severities[s], strlen(severities[s])))
 			break;
-	if (s == sizeof(severities) / sizeof(*severities))
+	if (s == sizeof(severities) / sizeof(*severities) && !range)
 		return;
 	flen = (size_t)(colon - p);
 	file = relative(p, &flen, build_dir, src_dir);

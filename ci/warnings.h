@@ -33,10 +33,11 @@ void warnings_parse(struct warning_set *ws, struct warning_set *units,
 /*
  * Adds the findings of a static analyser (sparse, gcc, kernel-doc,
  * Coccinelle), in any of their forms:
- *	FILE:LINE[:COL[-COL]]: warning|error|WARNING|ERROR|INFO: MESSAGE
- * as "FILE: SEVERITY: MESSAGE" (no line: a finding that moves is the
- * same), FILE relative to the tree as warnings_parse() makes it.  Lines
- * without a location (notes, spatch's own warnings) are not findings.
+ *	FILE:LINE[:COL]: warning|error|WARNING|ERROR|INFO: MESSAGE
+ *	FILE:LINE:COL-COL: MESSAGE	(Coccinelle's report mode)
+ * as "FILE: MESSAGE" (no line: a finding that moves is the same), FILE
+ * relative to the tree as warnings_parse() makes it.  Other lines
+ * (notes, continuations, spatch's own warnings) are not findings.
  */
 void findings_parse(struct warning_set *ws, const char *text, size_t len,
 		    const char *build_dir, const char *src_dir);

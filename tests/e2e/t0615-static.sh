@@ -51,7 +51,7 @@ EOPY
 	cat >scripts/fake-cocci <<-\EOF &&
 	# a stand-in for coccicheck MODE=report M=DIR
 	grep -rn "cocci: " "$1" --include="*.c" | while IFS=: read -r f l m; do
-		m=${m#*cocci: }; printf "%s:%s:1-3: WARNING: %s\n" "$f" "$l" "${m% \*/}"
+		m=${m#*cocci: }; printf "%s:%s:1-3: %s\n" "$f" "$l" "${m% \*/}"
 	done
 	EOF
 	chmod +x scripts/kernel-doc &&
@@ -122,7 +122,7 @@ test_expect_success 'the findings are the tools'"'"' lines without their numbers
 		exit 4 unless \$p[2]{results}{w1}{new_warnings}[0] =~
 			/^mm\/vmscan.c: warning: no previous prototype for .vmscan_w1. \[-Wmissing-prototypes\]\$/;
 		exit 5 unless join(q(|), @{\$p[2]{results}{coccicheck}{new_warnings}}) eq
-			q(mm/vmscan.c: WARNING: Unneeded semicolon);
+			q(mm/vmscan.c: Unneeded semicolon);
 		exit 6 unless join(q(|), @{\$p[3]{results}{sparse}{fixed_warnings}}) eq
 			q(mm/compaction.c: warning: old noise in compaction);
 		exit 7 if @{\$p[2]{results}{kdoc}{new_warnings}};
@@ -166,6 +166,95 @@ test_expect_success 'diff --results and the cover letter show the columns' '
 	test_grep "kdoc: +1 warning: mm/compaction.c: warning: no description for bar" d &&
 	respin cover k >c &&
 	test_grep "^1/3  *ok  *+1  *ok  *+1  *ok" c
+'
+
+# ---- what a user can meet ----
+# a one-patch series of its own (new trees: nothing stored for them)
+one_patch() {
+	git checkout -q -B "$1" static-base &&
+	tick &&
+	printf '/* %s */\n' "$1" >>mm/page_alloc.c &&
+	git commit -qam "mm/page_alloc: $1" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track "$1" --base static-base >/dev/null
+}
+
+test_expect_success 'sparse not installed: an ERROR that says so, not stored' '
+	one_patch e1 &&
+	mkdir nosparse &&
+	for f in $(ls /usr/bin); do
+		{ test "$f" = sparse || ln -s "/usr/bin/$f" "nosparse/$f"; } || return 1
+	done &&
+	test_expect_code 1 env PATH="$RESPIN_BUILD:$PWD/nosparse" respin check e1 --only sparse >out 2>err &&
+	test_grep "^sparse at 1/1: ERROR: a program the command runs is missing (exit 127):$" err &&
+	test_grep "respin: sparse is not installed (Debian: apt-get install sparse)" err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	respin results e1 --json >j && test_grep ! "\"sparse\"" j &&
+	respin check e1 --only sparse >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out
+'
+
+test_expect_success 'a tool that fails: FAIL, with the end of what it printed' '
+	one_patch e2 &&
+	git config respin.check.broken.kind kdoc &&
+	git config respin.check.broken.command "echo it broke >&2; exit 3" &&
+	test_when_finished "git config --remove-section respin.check.broken" &&
+	test_expect_code 1 respin check e2 --only broken >out 2>err &&
+	test_grep "^broken at 1/1: FAIL (exit 3 before the patch); the last lines:$" err &&
+	test_grep "^it broke$" err &&
+	respin results e2 --json >j && test_grep "\"summary\": \"FAIL\"" j
+'
+
+test_expect_success 'a tool that runs too long: TIMEOUT, not stored' '
+	one_patch e3 &&
+	git config respin.check.slow.kind kdoc &&
+	git config respin.check.slow.command "sleep 10" &&
+	git config respin.check.slow.timeout 1 &&
+	test_when_finished "git config --remove-section respin.check.slow" &&
+	test_expect_code 1 respin check e3 --only slow >out 2>err &&
+	test_grep "^slow at 1/1: TIMEOUT after 1 s before the patch (respin.check.slow.timeout)$" err &&
+	respin results e3 --json >j && test_grep ! "\"slow\"" j
+'
+
+test_expect_success 'paths with syntax in them are left out and named, never run' '
+	git checkout -q -B e4 static-base &&
+	tick &&
+	echo "int a;" >"mm/\$(touch PWNED).c" &&
+	echo "int b;" >"mm/we ird.c" &&
+	echo "int c;" >"mm/semi;colon.h" &&
+	git add mm && git commit -qm "mm: odd names" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track e4 --base static-base >/dev/null &&
+	respin check e4 --only sparse,kdoc,coccicheck,w1 >out 2>err &&
+	test_grep "^sparse at 1/1: left out .mm/\$(touch PWNED).c.: respin gives a tool only paths of letters, digits and \"_-.,+/\"$" err &&
+	test_grep "^sparse at 1/1: left out .mm/we ird.c.: " err &&
+	test_grep "^kdoc at 1/1: left out .mm/semi;colon.h.: " err &&
+	test_grep "^4 run, 0 reused, 0 failed$" out &&
+	test_path_is_missing PWNED && test_path_is_missing .git/respin/worktrees/e4/PWNED &&
+	test_path_is_missing .git/respin/worktrees/e4/mm/PWNED &&
+	cells_of() { respin results e4 --json | perl -MJSON::PP -e "local \$/; print decode_json(<STDIN>)->{patches}[1]{results}{\$ARGV[0]}{summary}" "$1"; } &&
+	test "$(cells_of sparse)" = "no .c files" &&
+	test "$(cells_of kdoc)" = "no .c or .h files"
+'
+
+test_expect_success 'a patch with no C file: a skip, said in the cell' '
+	git checkout -q -B e5 static-base &&
+	tick && echo more >>COPYING &&
+	git commit -qam "COPYING: more" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track e5 --base static-base >/dev/null &&
+	respin check e5 --only sparse >out &&
+	respin results e5 >t &&
+	test_grep "^ *1/1  *-  *no .c files  *-  *-  *-  *COPYING: more$" t
+'
+
+test_expect_success 'an unknown kind names the kinds there are' '
+	git config respin.check.bad.kind sparce &&
+	test_when_finished "git config --remove-section respin.check.bad" &&
+	test_expect_code 128 respin check --list >out 2>err &&
+	test_grep "unknown kind .sparce. (build, lint, ktap, bench, command, sparse, w1, kdoc or coccicheck)" err
+'
+
+test_expect_success 'bisect: a static check looks at each patch alone' '
+	test_expect_code 129 respin bisect k --check sparse >out 2>err &&
+	test_grep "looks at each patch alone (a sparse check)" err
 '
 
 test_done
