@@ -154,7 +154,7 @@ test_expect_success 'v2 changes only patch 3: only patch 3 is looked at again' '
 	cells sparse >got && echo "+1 ok ok -1" >want && check_same want got
 '
 
-test_expect_success 'diff --results and the cover letter show the columns' '
+test_expect_success 'diff --results, the cover letter and the patch mail show them' '
 	tick &&
 	sed -i "s|^/\* kdoc: no description for foo \*/|/* kdoc: no description for bar */|" mm/compaction.c &&
 	git commit -q -a --fixup HEAD~2 &&
@@ -165,7 +165,21 @@ test_expect_success 'diff --results and the cover letter show the columns' '
 	test_grep "kdoc: -1 warning: mm/compaction.c: warning: no description for foo" d &&
 	test_grep "kdoc: +1 warning: mm/compaction.c: warning: no description for bar" d &&
 	respin cover k >c &&
-	test_grep "^1/3  *ok  *+1  *ok  *+1  *ok" c
+	test_grep "^1/3  *ok  *+1  *ok  *+1  *ok" c &&
+	respin format k -o fmt >/dev/null &&
+	test_grep "^respin: build ok, no new warnings; sparse ok, 1 new warning; w1 ok, no new warnings; kdoc ok, 1 new warning; coccicheck ok, no new warnings$" fmt/v3-0001-*.patch &&
+	test_grep "; w1 ok, 1 new warning; kdoc ok, no new warnings; coccicheck ok, 1 new warning$" fmt/v3-0002-*.patch
+'
+
+test_expect_success 'a result depends on the tree before the patch too' '
+	git checkout -q -B squashed static-base &&
+	git merge -q --squash work~1 && git commit -qm "mm: patches 1 and 2 in one" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	test "$(git rev-parse HEAD^{tree})" = "$(git rev-parse work~1^{tree})" &&
+	respin track sq --base static-base >/dev/null &&
+	respin check sq --only sparse,coccicheck >out &&
+	test_grep "^2 run, 0 reused, 0 failed$" out &&
+	respin results sq >t &&
+	test_grep "^ *1/1  *ok  *+1  *-  *-  *+1  *mm: patches 1 and 2 in one$" t
 '
 
 # ---- what a user can meet ----
