@@ -305,8 +305,8 @@ int checks_load(git_repository *repo, struct check_list *out)
 		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
 			c->metric = xstrdup(c->name);
 		if (!c->timeout)
-			c->timeout = c->kind == CHECK_BUILD ? 3600 :
-				     c->kind == CHECK_COCCI ? 1800 : 600;
+			c->timeout = c->kind == CHECK_BUILD ||
+				     c->kind == CHECK_COCCI ? 3600 : 600;
 		hash_check(c);
 	}
 out:

@@ -199,6 +199,38 @@ static const char *const severities[] = {
 	"warning: ", "error: ", "WARNING: ", "ERROR: ", "INFO: ",
 };
 
+/*
+ * A message as a finding: "... on line 388" (Coccinelle says where the
+ * other half is) becomes "... on line N", so that it too stays the same
+ * finding when the lines move.
+ */
+static void add_without_line_numbers(struct strbuf *sb, const char *m,
+				     size_t len)
+{
+	const char *start = m, *end = m + len;
+
+	while (m < end) {
+		const char *hit = memmem(m, (size_t)(end - m), "line ", 5);
+		const char *d;
+
+		if (!hit) {
+			strbuf_add(sb, m, (size_t)(end - m));
+			return;
+		}
+		d = hit + 5;
+		strbuf_add(sb, m, (size_t)(d - m));
+		m = d;
+		while (d < end && isdigit((unsigned char)*d))
+			d++;
+		/* "line 388", not "timeline 3" nor "line 3x" */
+		if (d > m && (d == end || !isalnum((unsigned char)*d)) &&
+		    (hit == start || !isalnum((unsigned char)hit[-1]))) {
+			strbuf_addch(sb, 'N');
+			m = d;
+		}
+	}
+}
+
 /* "FILE:LINE[:COL[-COL]]: SEVERITY: MESSAGE", or nothing. */
 static void parse_finding(struct warning_set *ws, const char *p, size_t len,
 			  const char *build_dir, const char *src_dir)
@@ -239,7 +271,7 @@ static void parse_finding(struct warning_set *ws, const char *p, size_t len,
 	file = relative(p, &flen, build_dir, src_dir);
 	strbuf_add(&sb, file, flen);
 	strbuf_addstr(&sb, ": ");
-	strbuf_add(&sb, q, (size_t)(end - q));
+	add_without_line_numbers(&sb, q, (size_t)(end - q));
 	while (sb.len && isspace((unsigned char)sb.buf[sb.len - 1]))
 		strbuf_setlen(&sb, sb.len - 1);
 	warning_set_add(ws, sb.buf);

@@ -35,7 +35,8 @@ void warnings_parse(struct warning_set *ws, struct warning_set *units,
  * Coccinelle), in any of their forms:
  *	FILE:LINE[:COL]: warning|error|WARNING|ERROR|INFO: MESSAGE
  *	FILE:LINE:COL-COL: MESSAGE	(Coccinelle's report mode)
- * as "FILE: MESSAGE" (no line: a finding that moves is the same), FILE
+ * as "FILE: MESSAGE" (no line: a finding that moves is the same; "line
+ * 388" inside the message becomes "line N" for the same reason), FILE
  * relative to the tree as warnings_parse() makes it.  Other lines
  * (notes, continuations, spatch's own warnings) are not findings.
  */

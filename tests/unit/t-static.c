@@ -59,6 +59,19 @@ static void test_findings(void)
 		       46, NULL, NULL);
 	is_int((long long)ws.nr, 1, "a finding that moved is one finding");
 	warning_set_release(&ws);
+	{
+		static const char cocci[] =
+			"mm/k.c:821:20-23: ERROR: reference preceded by free on line 819\n"
+			"mm/k.c:900:20-23: ERROR: reference preceded by free on line 898\n"
+			"mm/k.c:9:1: warning: timeline 12, line 3x, line 4\n";
+
+		findings_parse(&ws, cocci, sizeof(cocci) - 1, NULL, NULL);
+	}
+	joined(&ws, &got);
+	is_str(got.buf, "mm/k.c: ERROR: reference preceded by free on line N|"
+	       "mm/k.c: warning: timeline 12, line 3x, line N",
+	       "a line number inside the message is no part of the finding");
+	warning_set_release(&ws);
 	findings_parse(&ws, "mm/a.c:1:2: warning: w\0mm/b.c:1:2: warning: v\n",
 		       46, NULL, NULL);
 	is_int((long long)ws.nr, 1, "a NUL byte ends a line");
