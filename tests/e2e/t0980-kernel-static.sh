@@ -74,7 +74,7 @@ added() {
 			print "$k: ", join(" ", map { my $c = $_->{results}{$k};
 				$c ? scalar @{$c->{new_warnings}} : "-" } @p[1..3]), "\n";
 		}
-	' "$1"
+	' <"$1"
 }
 
 test_expect_success 'the real tree, a tinyconfig, a 3-patch series' '
