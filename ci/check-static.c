@@ -42,6 +42,7 @@ static int run_side(const struct check_job *j, const struct static_kind *sk,
 
 	if (!*s->list)
 		return 0;
+	engine_step(e, j->i, j->c, s->name);
 	r = engine_tree(e->repo, engine_commit(e->v, s->at), &tree);
 	if (!r)
 		r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v,
