@@ -49,10 +49,11 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 	if (!want)
 		return error_code(RESPIN_EUSAGE, "no check named '%s' "
 				  "(respin check --list shows them)", name);
-	if (want->kind == CHECK_LINT)
+	if (want->kind == CHECK_LINT || check_kind_static(want->kind))
 		return error_code(RESPIN_EUSAGE, "'%s' looks at each patch "
-				  "alone (a lint check): 'respin results' "
-				  "names the patches it fails on", name);
+				  "alone (a %s check): 'respin results' "
+				  "names the patches it fails on", name,
+				  check_kind_name(want->kind));
 	if (subtest && want->kind != CHECK_KTAP)
 		return error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
 				  "check; '%s' is a %s check", name,

@@ -12,6 +12,7 @@
 
 static const char *const kind_names[] = {
 	"build", "lint", "ktap", "bench", "command",
+	"sparse", "w1", "kdoc", "coccicheck",
 };
 
 unsigned int check_stats_flags(const struct check *c)
@@ -29,6 +30,12 @@ void check_stats_plan(const struct check *c, struct stats_plan *out)
 const char *check_kind_name(enum check_kind k)
 {
 	return kind_names[k];
+}
+
+int check_kind_static(enum check_kind k)
+{
+	return k == CHECK_SPARSE || k == CHECK_W1 || k == CHECK_KDOC ||
+	       k == CHECK_COCCI;
 }
 
 static struct check *check_add(struct check_list *l, const char *name)
@@ -114,7 +121,8 @@ static int config_entry(const git_config_entry *e, void *data)
 				break;
 		if (k == sizeof(kind_names) / sizeof(*kind_names)) {
 			st->err = error("%s: unknown kind '%s' (build, lint, "
-					"ktap, bench or command)", e->name, v);
+					"ktap, bench, command, sparse, w1, kdoc "
+					"or coccicheck)", e->name, v);
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -287,7 +295,8 @@ int checks_load(git_repository *repo, struct check_list *out)
 	}
 	for (i = 0; i < out->nr; i++) {
 		c = &out->items[i];
-		if (!c->command && !c->builtin) {
+		/* the static kinds have a default command each */
+		if (!c->command && !c->builtin && !check_kind_static(c->kind)) {
 			r = error("check '%s' has no command: set "
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;
@@ -296,7 +305,8 @@ int checks_load(git_repository *repo, struct check_list *out)
 		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
 			c->metric = xstrdup(c->name);
 		if (!c->timeout)
-			c->timeout = c->kind == CHECK_BUILD ? 3600 : 600;
+			c->timeout = c->kind == CHECK_BUILD ||
+				     c->kind == CHECK_COCCI ? 3600 : 600;
 		hash_check(c);
 	}
 out:

@@ -9,6 +9,7 @@
  *
  *	[respin "check.NAME"]
  *		kind = build | lint | ktap | bench | command
+ *		       | sparse | w1 | kdoc | coccicheck
  *		command = ...		(run with sh -c in the tree)
  *		timeout = SECONDS
  *		metric = NAME		(bench: "respin-metric: NAME VALUE")
@@ -34,6 +35,11 @@ enum check_kind {
 	CHECK_KTAP,
 	CHECK_BENCH,
 	CHECK_COMMAND,
+	/* static analysis of the files a patch touches (ci/check-static.c) */
+	CHECK_SPARSE,
+	CHECK_W1,
+	CHECK_KDOC,
+	CHECK_COCCI,
 };
 
 struct check {
@@ -60,6 +66,12 @@ struct check_list {
 };
 
 const char *check_kind_name(enum check_kind k);
+/*
+ * A static analysis kind (sparse, w1, kdoc, coccicheck): run on the
+ * files each patch touches, before and after it; it reports the
+ * findings the patch adds.  No result on the base.
+ */
+int check_kind_static(enum check_kind k);
 /* Reads the built-ins and git config; errors name the bad key. */
 int checks_load(git_repository *repo, struct check_list *out);
 void checks_release(struct check_list *l);

@@ -10,6 +10,7 @@
  */
 #include "ci/engine.h"
 #include "ci/executor.h"
+#include "ci/static.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -77,6 +78,9 @@ static int list_checks(struct check_list *l, int json)
 			json_string_member(&j, "name", c->name);
 			json_string_member(&j, "kind", check_kind_name(c->kind));
 			json_string_member(&j, "command", c->command);
+			if (static_kind(c->kind) && !c->command)
+				json_string_member(&j, "default_command",
+						   static_kind(c->kind)->command);
 			json_key(&j, "timeout");
 			json_double(&j, c->timeout);
 			json_bool_member(&j, "builtin", c->builtin);
@@ -102,9 +106,12 @@ static int list_checks(struct check_list *l, int json)
 		for (i = 0; i < l->nr; i++) {
 			const struct check *c = &l->items[i];
 
+			const struct static_kind *sk = static_kind(c->kind);
+
 			strbuf_addf(&out, "%-16s %-8s %s%s\n", c->name,
 				    check_kind_name(c->kind),
 				    c->command ? c->command :
+				    sk ? sk->brief :
 				    c->kind == CHECK_LINT ?
 				    "scripts/checkpatch.pl --terse --show-types "
 				    "--showfile - (each patch's mail)" :

@@ -120,7 +120,8 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				if (cell->have_cmp)
 					grid_comparison_json(&j, &cell->cmp);
 			}
-			if (c->kind == CHECK_BUILD) {
+			if (c->kind == CHECK_BUILD ||
+			    check_kind_static(c->kind)) {
 				warning_set_json(&j, "warnings", &cell->warnings);
 				warning_set_json(&j, "new_warnings", &cell->added);
 				warning_set_json(&j, "fixed_warnings", &cell->fixed);

@@ -27,6 +27,10 @@ static const struct check_kind_ops *const kinds[] = {
 	&check_ktap_ops,
 	&check_bench_ops,
 	&check_command_ops,
+	&check_sparse_ops,
+	&check_w1_ops,
+	&check_kdoc_ops,
+	&check_cocci_ops,
 };
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k)
@@ -116,9 +120,19 @@ int engine_patch_text(git_repository *repo, const struct series_version *v,
 int engine_key(git_repository *repo, const struct series_version *v,
 	       const struct check *c, size_t i, struct strbuf *out)
 {
+	unsigned needs = check_kind_ops(c->kind)->needs;
 	git_oid oid;
 
-	if (check_kind_ops(c->kind)->needs & KIND_NEEDS_MAIL) {
+	if ((needs & KIND_KEY_PAIR) && i > 0) {
+		/* "trees:BEFORE:AFTER" */
+		if (engine_tree(repo, engine_commit(v, i - 1), &oid) < 0)
+			return -1;
+		strbuf_addstr(out, "trees:");
+		strbuf_add_oid(out, &oid, GIT_OID_HEXSZ);
+		strbuf_addch(out, ':');
+		if (engine_tree(repo, engine_commit(v, i), &oid) < 0)
+			return -1;
+	} else if (needs & KIND_NEEDS_MAIL) {
 		struct strbuf text = STRBUF_INIT;
 		int r = engine_patch_text(repo, v, i, &text);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/grid.h"
 #include "ci/engine.h"
+#include "ci/static.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 
@@ -44,7 +45,7 @@ static int load_cell(git_repository *repo, struct results *rs,
 	struct strbuf key = STRBUF_INIT;
 	int r;
 
-	if (i == 0 && c->kind == CHECK_LINT)
+	if (i == 0 && (c->kind == CHECK_LINT || check_kind_static(c->kind)))
 		return 0;
 	r = engine_key(repo, v, c, i, &key);
 	if (!r)
@@ -62,6 +63,10 @@ static int load_cell(git_repository *repo, struct results *rs,
 	if (c->kind == CHECK_BUILD)
 		warning_set_parse_lines(&cell->warnings, cell->res.details ?
 					cell->res.details : "");
+	/* a static kind's cell says itself what its patch adds */
+	if (check_kind_static(c->kind))
+		static_details_parse(cell->res.details, &cell->added,
+				     &cell->fixed, &cell->warnings);
 	return 0;
 }
 
@@ -277,7 +282,9 @@ void grid_cell_text(struct strbuf *out, const struct check *c,
 		    const struct grid_cell *cell, size_t i)
 {
 	if (!cell->have)
-		strbuf_addstr(out, i == 0 && c->kind == CHECK_LINT ? "" : "-");
+		strbuf_addstr(out, i == 0 && (c->kind == CHECK_LINT ||
+					      check_kind_static(c->kind)) ?
+			      "" : "-");
 	else if (c->kind == CHECK_BUILD && cell->res.status == RESULT_PASS)
 		build_text(out, cell, i);
 	else if (c->kind == CHECK_BENCH && cell->nr_samples)
@@ -287,11 +294,15 @@ void grid_cell_text(struct strbuf *out, const struct check *c,
 			      result_status_name(cell->res.status));
 }
 
-/* A build in words: "build ok, no new warnings", "build FAIL". */
+/*
+ * A build or a static check in words: "build ok, no new warnings",
+ * "sparse ok, 2 new warnings", "build FAIL", "kdoc no .c or .h files".
+ */
 static void build_words(struct strbuf *out, const struct grid_cell *cell)
 {
 	if (cell->res.status != RESULT_PASS) {
-		strbuf_addstr(out, result_status_name(cell->res.status));
+		strbuf_addstr(out, cell->res.summary ? cell->res.summary :
+			      result_status_name(cell->res.status));
 		return;
 	}
 	strbuf_addstr(out, "ok, ");
@@ -316,7 +327,7 @@ size_t grid_patch_line(struct strbuf *out, const struct check_list *checks,
 		if (!cell->have)
 			continue;
 		strbuf_addf(out, "%s%s ", n++ ? "; " : "", c->name);
-		if (c->kind == CHECK_BUILD)
+		if (c->kind == CHECK_BUILD || check_kind_static(c->kind))
 			build_words(out, cell);
 		else
 			grid_cell_text(out, c, cell, i);

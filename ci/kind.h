@@ -27,6 +27,8 @@
 					     there with --patch too */
 #define KIND_NO_RERUN		(1u << 7) /* the tree decides: bisect's
 					     retries reuse it */
+#define KIND_KEY_PAIR		(1u << 8) /* the trees before and after
+					     the patch decide: keyed by both */
 
 /* One check at one position. */
 struct check_job {
@@ -78,6 +80,9 @@ const struct check_kind_ops *check_kind_ops(enum check_kind k);
 
 extern const struct check_kind_ops check_build_ops, check_lint_ops,
 	check_ktap_ops, check_bench_ops, check_command_ops;
+/* the static analysis kinds (ci/check-static.c) */
+extern const struct check_kind_ops check_sparse_ops, check_w1_ops,
+	check_kdoc_ops, check_cocci_ops;
 
 /*
  * Judged: counts it (FAIL and TIMEOUT failed) and stores it, except a

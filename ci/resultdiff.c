@@ -299,6 +299,10 @@ static int compare_check(struct resultdiff_check *rc, struct results *rs)
 		rc->changed = 1;
 	switch (rc->check->kind) {
 	case CHECK_BUILD:
+	case CHECK_SPARSE:
+	case CHECK_W1:
+	case CHECK_KDOC:
+	case CHECK_COCCI:
 		compare_build(rc);
 		return 0;
 	case CHECK_BENCH:
@@ -343,8 +347,10 @@ int resultdiff_compute(struct resultdiff *rd, struct results *rs,
 		rc->check = &checks->items[k];
 		rc->a = ca;
 		rc->b = cb;
-		rc->added_known = added_known(a, ia, k) &&
-				  added_known(b, ib, k);
+		/* a static kind's cell holds what its patch adds */
+		rc->added_known = check_kind_static(rc->check->kind) ||
+				  (added_known(a, ia, k) &&
+				   added_known(b, ib, k));
 		if (!ca || !cb) {
 			rc->changed = a && b;
 		} else {
@@ -607,7 +613,7 @@ static void json_check(struct json *j, const struct resultdiff_check *rc)
 	json_bool_member(j, "changed", rc->changed);
 	json_side(j, "a", rc, rc->a);
 	json_side(j, "b", rc, rc->b);
-	if (kind == CHECK_BUILD) {
+	if (kind == CHECK_BUILD || check_kind_static(kind)) {
 		warning_set_json(j, "new_warnings", &rc->new_warnings);
 		warning_set_json(j, "fixed_warnings", &rc->fixed_warnings);
 	} else if (kind == CHECK_LINT) {

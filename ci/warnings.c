@@ -149,9 +149,19 @@ static void parse_line(struct warning_set *ws, struct warning_set *units,
 	strbuf_release(&sb);
 }
 
-void warnings_parse(struct warning_set *ws, struct warning_set *units,
-		    const char *text, size_t len, const char *build_dir,
-		    const char *src_dir)
+/* What each line of a build's output goes to. */
+struct line_sink {
+	struct warning_set *ws, *units;
+	const char *build_dir, *src_dir;
+	int findings;		/* findings_parse(), not warnings_parse() */
+};
+
+static void parse_finding(struct warning_set *ws, const char *p, size_t len,
+			  const char *build_dir, const char *src_dir);
+
+/* Each line of text to sink: without its CR, cut at a NUL byte. */
+static void parse_lines(const struct line_sink *sink, const char *text,
+			size_t len)
 {
 	const char *end = text + len;
 
@@ -165,9 +175,115 @@ void warnings_parse(struct warning_set *ws, struct warning_set *units,
 			l = (size_t)(nul - text);
 		if (l && text[l - 1] == '\r')
 			l--;
-		parse_line(ws, units, text, l, build_dir, src_dir);
+		if (sink->findings)
+			parse_finding(sink->ws, text, l, sink->build_dir,
+				      sink->src_dir);
+		else
+			parse_line(sink->ws, sink->units, text, l,
+				   sink->build_dir, sink->src_dir);
 		text = nl ? nl + 1 : end;
 	}
+}
+
+void warnings_parse(struct warning_set *ws, struct warning_set *units,
+		    const char *text, size_t len, const char *build_dir,
+		    const char *src_dir)
+{
+	struct line_sink sink = { ws, units, build_dir, src_dir, 0 };
+
+	parse_lines(&sink, text, len);
+}
+
+/* The severities findings_parse() takes, as the tools print them. */
+static const char *const severities[] = {
+	"warning: ", "error: ", "WARNING: ", "ERROR: ", "INFO: ",
+};
+
+/*
+ * A message as a finding: "... on line 388" (Coccinelle says where the
+ * other half is) becomes "... on line N", so that it too stays the same
+ * finding when the lines move.
+ */
+static void add_without_line_numbers(struct strbuf *sb, const char *m,
+				     size_t len)
+{
+	const char *start = m, *end = m + len;
+
+	while (m < end) {
+		const char *hit = memmem(m, (size_t)(end - m), "line ", 5);
+		const char *d;
+
+		if (!hit) {
+			strbuf_add(sb, m, (size_t)(end - m));
+			return;
+		}
+		d = hit + 5;
+		strbuf_add(sb, m, (size_t)(d - m));
+		m = d;
+		while (d < end && isdigit((unsigned char)*d))
+			d++;
+		/* "line 388", not "timeline 3" nor "line 3x" */
+		if (d > m && (d == end || !isalnum((unsigned char)*d)) &&
+		    (hit == start || !isalnum((unsigned char)hit[-1]))) {
+			strbuf_addch(sb, 'N');
+			m = d;
+		}
+	}
+}
+
+/* "FILE:LINE[:COL[-COL]]: SEVERITY: MESSAGE", or nothing. */
+static void parse_finding(struct warning_set *ws, const char *p, size_t len,
+			  const char *build_dir, const char *src_dir)
+{
+	const char *end = p + len, *colon, *q, *file;
+	struct strbuf sb = STRBUF_INIT;
+	size_t flen, s;
+	int range = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	/* the first ":DIGIT" ends the file name */
+	for (colon = p; colon < end; colon++)
+		if (*colon == ':' && colon + 1 < end &&
+		    isdigit((unsigned char)colon[1]))
+			break;
+	if (colon == p || colon >= end)
+		return;
+	q = colon;
+	while (q < end && (isdigit((unsigned char)*q) || *q == ':' ||
+			   *q == '-')) {
+		/* LINE:COL-COL is Coccinelle's: its message is the finding */
+		range |= *q == '-';
+		q++;
+	}
+	/* back to the ": " after the location */
+	if (q < end && *q == ' ' && q[-1] == ':')
+		q++;
+	else
+		return;
+	for (s = 0; s < sizeof(severities) / sizeof(*severities); s++)
+		if ((size_t)(end - q) > strlen(severities[s]) &&
+		    !strncmp(q, severities[s], strlen(severities[s])))
+			break;
+	if (s == sizeof(severities) / sizeof(*severities) && !range)
+		return;
+	flen = (size_t)(colon - p);
+	file = relative(p, &flen, build_dir, src_dir);
+	strbuf_add(&sb, file, flen);
+	strbuf_addstr(&sb, ": ");
+	add_without_line_numbers(&sb, q, (size_t)(end - q));
+	while (sb.len && isspace((unsigned char)sb.buf[sb.len - 1]))
+		strbuf_setlen(&sb, sb.len - 1);
+	warning_set_add(ws, sb.buf);
+	strbuf_release(&sb);
+}
+
+void findings_parse(struct warning_set *ws, const char *text, size_t len,
+		    const char *build_dir, const char *src_dir)
+{
+	struct line_sink sink = { ws, NULL, build_dir, src_dir, 1 };
+
+	parse_lines(&sink, text, len);
 }
 
 void warning_file(struct strbuf *out, const char *w)

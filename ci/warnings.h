@@ -30,6 +30,18 @@ void warning_set_release(struct warning_set *ws);
 void warnings_parse(struct warning_set *ws, struct warning_set *units,
 		    const char *text, size_t len, const char *build_dir,
 		    const char *src_dir);
+/*
+ * Adds the findings of a static analyser (sparse, gcc, kernel-doc,
+ * Coccinelle), in any of their forms:
+ *	FILE:LINE[:COL]: warning|error|WARNING|ERROR|INFO: MESSAGE
+ *	FILE:LINE:COL-COL: MESSAGE	(Coccinelle's report mode)
+ * as "FILE: MESSAGE" (no line: a finding that moves is the same; "line
+ * 388" inside the message becomes "line N" for the same reason), FILE
+ * relative to the tree as warnings_parse() makes it.  Other lines
+ * (notes, continuations, spatch's own warnings) are not findings.
+ */
+void findings_parse(struct warning_set *ws, const char *text, size_t len,
+		    const char *build_dir, const char *src_dir);
 void warning_set_add(struct warning_set *ws, const char *w);
 int warning_set_has(const struct warning_set *ws, const char *w);
 /* The file a normalised warning is in. */

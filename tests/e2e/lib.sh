@@ -67,7 +67,8 @@
 # Other helpers: tick [SECONDS] (moves the fixed clock), refs_snapshot
 # FILE (every ref under refs/respin with its value), make_fixture DIR
 # (the small kernel-shaped repository from tools/make-fixture.sh),
-# make_checked_fixture, commit_three_patches, checkpatch_path.
+# make_checked_fixture, commit_three_patches, checkpatch_path,
+# kernel_test_repo DIR KSRC (a cached clone of the kernel tree).
 #
 # Where things are: SRC_DIR (the checkout), TEST_DATA (its tests/data:
 # the real mail the tests read), SHARED_DIR ($RESPIN_SHARED or shared/
@@ -694,6 +695,29 @@ make_checked_fixture() {
 	git -C "$1" checkout -q -b work mm-unstable &&
 	git -C "$1" config respin.check.checkpatch.command \
 		"perl $_cp --terse --show-types --showfile --no-tree -"
+}
+
+# kernel_test_repo DIR KSRC: a clone (--shared) of the kernel tree KSRC
+# (tools/kernel-tree.sh) kept in DIR between runs, with a branch
+# mm-unstable; cd's into it, checks out mm-unstable clean and gives it
+# a .config (tinyconfig for QEMU plus COMPACTION and MIGRATION) once.
+# Each kernel test has a DIR of its own.
+kernel_test_repo() {
+	if [ ! -d "$1/.git" ]; then
+		rm -rf "$1.tmp" &&
+		git clone -q --shared "$2" "$1.tmp" &&
+		git -C "$1.tmp" config gc.auto 0 &&
+		git -C "$1.tmp" branch -q mm-unstable origin/mm-unstable &&
+		mv "$1.tmp" "$1" || return 1
+	fi
+	cd "$1" &&
+	git checkout -q -f --detach mm-unstable &&
+	git clean -q -fdx -e .config &&
+	if [ ! -f .config ]; then
+		sh "$SRC_DIR/tools/kernel-config-tiny.sh" --enable COMPACTION \
+			--enable MIGRATION . "$TRASH/cfg" >/dev/null &&
+		cp "$TRASH/cfg/.config" .config
+	fi
 }
 
 # track_three_patches: in the fixture (the current directory), the

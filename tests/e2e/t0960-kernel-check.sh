@@ -20,21 +20,7 @@ RUN=$(date +%s)-$$
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE	# real time: each run is new
 
 setup() {
-	if [ ! -d "$REPO/.git" ]; then
-		rm -rf "$REPO.tmp" &&
-		git clone -q --shared "$KSRC" "$REPO.tmp" &&
-		git -C "$REPO.tmp" config gc.auto 0 &&
-		git -C "$REPO.tmp" branch -q mm-unstable origin/mm-unstable &&
-		mv "$REPO.tmp" "$REPO" || return 1
-	fi
-	cd "$REPO" &&
-	git checkout -q -f --detach mm-unstable &&
-	git clean -q -fdx -e .config &&
-	if [ ! -f .config ]; then
-		sh "$SRC_DIR/tools/kernel-config-tiny.sh" --enable COMPACTION \
-			--enable MIGRATION . "$TRASH/cfg" >/dev/null &&
-		cp "$TRASH/cfg/.config" .config
-	fi
+	kernel_test_repo "$REPO" "$KSRC"
 }
 
 # the series: 1 a fix, 2 a new warning, 3 a checkpatch error

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,35 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Writes to the job's stdin, which may have exited without reading it
+ * all (sh -c 'exit 127' does): respin must not die of the SIGPIPE.  It
+ * is blocked in this thread for the write; one the write raised is
+ * taken before the mask is put back.  The EPIPE is the caller's.
+ */
+static ssize_t write_input(int fd, const char *buf, size_t len)
+{
+	sigset_t pipe_set, old;
+	ssize_t n;
+	int err;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	n = write(fd, buf, len);
+	err = errno;
+	if (n < 0 && err == EPIPE) {
+		const struct timespec zero = { 0, 0 };
+
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 &&
+		       errno == EINTR)
+			;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return n;
 }
 
 static void child(const struct run_opts *o, int in_fd, int out_fd)
@@ -234,8 +264,8 @@ int run_program(const struct run_opts *o, struct run_result *res)
 			break;
 		}
 		if (nfds > 1 && fds[1].revents) {
-			ssize_t n = write(in[1], o->input + written,
-					  o->input_len - written);
+			ssize_t n = write_input(in[1], o->input + written,
+						o->input_len - written);
 
 			if (n > 0)
 				written += (size_t)n;
