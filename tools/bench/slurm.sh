@@ -40,6 +40,26 @@ fresh() {
 	rm -rf .git/respin/results.db* .git/respin/build/b
 }
 
+# CPU of everything a run starts (respin, the daemons, the jobs on the
+# node), where a cgroup (v1 cpuacct) can be made: it does not depend on
+# what else the machine runs, as the wall-clock time does
+cg=
+for _root in /sys/fs/cgroup/cpuacct /sys/fs/cgroup/cpu,cpuacct; do
+	if [ -w "$_root/cgroup.procs" ] 2>/dev/null &&
+	   mkdir "$_root/respin-bench.$$" 2>/dev/null; then
+		cg=$_root/respin-bench.$$
+		echo $$ >"$cg/cgroup.procs" || cg=
+		break
+	fi
+done
+cg_leave() {
+	[ -n "$cg" ] || return 0
+	echo $$ >"${cg%/*}/cgroup.procs" 2>/dev/null
+	rmdir "$cg" 2>/dev/null || :
+}
+trap 'slurm_stop; cg_leave; cd /; rm -rf "$TRASH"' EXIT
+cpu_ns() { if [ -n "$cg" ]; then cat "$cg/cpuacct.usage"; else echo 0; fi; }
+
 slurm_start >/dev/null 2>&1 || { echo "slurm: skipped: the one-node Slurm did not start"; exit 0; }
 mkdir -p "$tmp/shared"
 git config respin.slurm.shared "$tmp/shared"
@@ -48,9 +68,10 @@ git config respin.slurm.shared "$tmp/shared"
 timed() {
 	git config respin.executor "$1"
 	fresh
+	_c=$(cpu_ns)
 	_s=$(ms)
 	"$respin" check b >/dev/null
-	echo $(( $(ms) - _s ))
+	echo $(( $(ms) - _s )) $(( ($(cpu_ns) - _c) / 1000000 ))
 }
 
 # rounds in turns (local, slurm), so both see the same machine; medians
@@ -60,13 +81,18 @@ r=0
 while [ $r -lt "$rounds" ]; do
 	timed local >>"$tmp/t-local"
 	timed slurm >>"$tmp/t-slurm"
+	[ -n "${SLURM_BENCH_VERBOSE:-}" ] &&
+		echo "slurm: round $r: local $(tail -1 "$tmp/t-local") slurm $(tail -1 "$tmp/t-slurm") (ms, CPU ms)" >&2
 	r=$((r + 1))
 done
+# median of column $2 of file $1
 median() {
-	sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-local_ms=$(median "$tmp/t-local")
-slurm_ms=$(median "$tmp/t-slurm")
+local_ms=$(median "$tmp/t-local" 1)
+slurm_ms=$(median "$tmp/t-slurm" 1)
+local_cpu=$(median "$tmp/t-local" 2)
+slurm_cpu=$(median "$tmp/t-slurm" 2)
 jobs=$(( $(squeue -h -t all -o %j | grep -c '^respin-b-') / rounds ))
 
 echo "slurm: 10 patches x 3 checks ($jobs jobs a run, median of $rounds rounds in turns):" \
@@ -74,3 +100,12 @@ echo "slurm: 10 patches x 3 checks ($jobs jobs a run, median of $rounds rounds i
 	"one-node Slurm $(awk "BEGIN { printf \"%.2f\", $slurm_ms / 1000 }") s" \
 	"($(awk "BEGIN { printf \"%.2f\", $slurm_ms / $local_ms }")x;" \
 	"$(awk "BEGIN { printf \"%.3f\", ($slurm_ms - $local_ms) / $jobs / 1000 }") s a job more)"
+if [ -n "$cg" ]; then
+	echo "slurm: CPU of a run (respin, the daemons, the jobs):" \
+		"local $(awk "BEGIN { printf \"%.2f\", $local_cpu / 1000 }") s," \
+		"one-node Slurm $(awk "BEGIN { printf \"%.2f\", $slurm_cpu / 1000 }") s" \
+		"($(awk "BEGIN { printf \"%.3f\", ($slurm_cpu - $local_cpu) / $jobs / 1000 }") s a job more)"
+else
+	echo "slurm: CPU not measured: no cgroup (v1 cpuacct) could be made here"
+fi
+
