@@ -12,11 +12,11 @@
  *	jobs/NAME/timedout	the check's own time limit ended it
  *	jobs/NAME/broken	the node could not make the tree (why)
  *	jobs/NAME/seconds	how long the command ran
- *	jobs/NAME/exit		its exit status, written last
+ *	jobs/NAME/exit		its exit status, written last, a line
  *
  * The node reads the commit from the user's repository by path (git
- * archive | tar x into a temporary directory of its own), so the
- * repository needs only be readable by the nodes.  A job's result is
+ * read-tree -u on an index of its own, into a temporary directory of
+ * its own), so the repository needs only be readable by the nodes.  A job's result is
  * handed over once; then its directory goes, so the next respin check
  * submits again whatever it wants run again (a cancelled job, a bench's
  * next run).  Until then, lookup finds the job by its name: a respin
@@ -43,6 +43,14 @@
  * filesystem's attribute cache): respin.slurm.grace, by default 20.
  */
 #define LOST_GRACE 20
+
+/*
+ * How a job off the critical path yields the node's cores: the lowest
+ * priority nice gives (a weight of 15 against a normal process's 1024,
+ * so ten of them take an eighth of a core from a build they share it
+ * with).
+ */
+#define YIELD_NICE "nice -n 19 "
 
 struct slurm_job {
 	char *id;
@@ -161,6 +169,21 @@ static int read_in(const char *dir, const char *file, struct strbuf *out)
 	return r;
 }
 
+/*
+ * The job (or step) in dir ended: its exit file holds a whole line.
+ * The node writes it in one write, last, without a rename; an exit
+ * file seen before its line is there is not yet written.
+ */
+static int exit_written(const char *dir)
+{
+	struct strbuf text = STRBUF_INIT;
+	int r = !read_in(dir, "exit", &text) && text.len &&
+		text.buf[text.len - 1] == '\n';
+
+	strbuf_release(&text);
+	return r;
+}
+
 static int write_in(const char *dir, const char *file, const char *data,
 		    size_t len, int mode)
 {
@@ -234,6 +257,67 @@ static int env_lines(const struct exec_job *job, const char *const *env,
 }
 
 /*
+ * What both scripts share: clock sets t to centiseconds of the node's
+ * own clock (/proc/uptime: read by the shell, no process a call; date
+ * where there is none); stamp COMMAND-DIR START STATUS LIMIT writes
+ * its seconds, timedout when it ended by timeout's hand at its limit,
+ * and its exit status last, in one write (respin reads an exit file
+ * only once its line ends).
+ */
+static void script_helpers(struct strbuf *out)
+{
+	strbuf_addstr(out,
+		"clock() {\n"
+		"\tif read t _ </proc/uptime 2>/dev/null; then\n"
+		"\t\tt=${t%.*}${t#*.}\n"
+		"\telse\n"
+		"\t\tt=$(( $(date +%s%N) / 10000000 ))\n"
+		"\tfi\n"
+		"}\n"
+		"stamp() {\n"
+		"\tclock\n"
+		"\t[ \"$4\" != 0 ] && [ \"$3\" = 124 ] &&\n"
+		"\t    [ $((t - $2)) -ge $(( ($4 - 1) * 100 )) ] && : >\"$1/timedout\"\n"
+		"\tprintf '%d.%02d\\n' $(( (t - $2) / 100 )) $(( (t - $2) % 100 )) >\"$1/seconds\"\n"
+		"\techo \"$3\" >\"$1/exit\"\n"
+		"}\n");
+}
+
+/* The start of both scripts: dir, the repository, a tree's directory. */
+static void script_start(const struct exec_job *job, const char *dir,
+			 const char *what, struct strbuf *out)
+{
+	strbuf_addf(out, "#!/bin/sh\n# %s: written by respin check, run by "
+		    "sbatch on a node\ndir=", what);
+	strbuf_add_sq(out, dir);
+	strbuf_addstr(out, "\ngit_dir=");
+	strbuf_add_sq(out, job->git_dir);
+	strbuf_addstr(out,
+		"\nexec 2>>\"$dir/slurm.out\"\n"
+		": >\"$dir/started\"\n");
+	script_helpers(out);
+	/*
+	 * the tree: read-tree -u on an index of its own, in one process
+	 * (fresh mtimes: make must not take a changed file for old)
+	 */
+	strbuf_addstr(out,
+		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
+		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
+		"\techo 125 >\"$dir/exit\"; exit 0\n"
+		"}\n"
+		"trap 'cd / && rm -rf \"$work\" \"$work.index\" \"$work.err\"' EXIT\n"
+		"trap 'exit 143' TERM INT HUP\n"
+		"# tree COMMIT: $work holds it, or 1 and why in $work.err\n"
+		"tree() {\n"
+		"\tGIT_INDEX_FILE=$work.index git --git-dir=\"$git_dir\" \\\n"
+		"\t    --work-tree=\"$work\" \\\n"
+		"\t    read-tree --reset -u \"$1\" 2>\"$work.err\" && return 0\n"
+		"\techo \"cannot read commit $1 from $git_dir\" >>\"$work.err\"\n"
+		"\treturn 1\n"
+		"}\n");
+}
+
+/*
  * The script of a chain: one tree in a directory of the node's, read
  * into a private index and moved from step to step by read-tree
  * --reset -u, which rewrites only the files that differ (make sees
@@ -246,44 +330,24 @@ static int chain_script(const struct exec_job *job, const char *dir,
 {
 	size_t k;
 
-	strbuf_addstr(out, "#!/bin/sh\n# a chain of respin jobs: written by "
-		      "respin check, run by sbatch on a node\ndir=");
-	strbuf_add_sq(out, dir);
-	strbuf_addstr(out, "\ngit_dir=");
-	strbuf_add_sq(out, job->git_dir);
+	script_start(job, dir, "a chain of respin jobs", out);
 	strbuf_addstr(out,
-		"\nexec 2>>\"$dir/slurm.out\"\n"
-		": >\"$dir/started\"\n"
-		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
-		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
-		"\texit 0\n"
-		"}\n"
-		"GIT_INDEX_FILE=$work.index; export GIT_INDEX_FILE\n"
-		"trap 'cd / && rm -rf \"$work\" \"$work.index\"' EXIT\n"
-		"trap 'exit 143' TERM INT HUP\n"
 		"echo \"$work\" >\"$dir/src\"\n"
 		"# step K COMMIT TIMEOUT: the tree of COMMIT, then $command\n"
 		"step() {\n"
 		"\td=$dir/$1\n"
 		"\tmkdir -p \"$d\" && : >\"$d/started\"\n"
-		"\tif ! git --git-dir=\"$git_dir\" --work-tree=\"$work\" \\\n"
-		"\t     read-tree --reset -u \"$2\" 2>\"$d/broken\"; then\n"
-		"\t\techo \"cannot read commit $2 from $git_dir\" >>\"$d/broken\"\n"
+		"\tif ! tree \"$2\"; then\n"
+		"\t\tmv \"$work.err\" \"$d/broken\"\n"
 		"\t\techo 125 >\"$d/exit\"; return 0\n"
 		"\tfi\n"
-		"\trm -f \"$d/broken\"\n"
-		"\tstart=$(date +%s%N)\n"
+		"\tclock; start=$t\n"
 		"\tif [ \"$3\" != 0 ]; then\n"
 		"\t\t(cd \"$work\" && exec timeout -k 2 \"$3\" sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
 		"\telse\n"
 		"\t\t(cd \"$work\" && exec sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
 		"\tfi\n"
-		"\tstatus=$?\n"
-		"\tns=$(( $(date +%s%N) - start ))\n"
-		"\t[ \"$3\" != 0 ] && [ $status = 124 ] && [ $ns -ge $(( ($3 - 1) * 1000000000 )) ] &&\n"
-		"\t\t: >\"$d/timedout\"\n"
-		"\tprintf '%d.%09d\\n' $((ns / 1000000000)) $((ns % 1000000000)) >\"$d/seconds\"\n"
-		"\techo \"$status\" >\"$d/exit.tmp\" && mv \"$d/exit.tmp\" \"$d/exit\"\n"
+		"\tstamp \"$d\" $start $? \"$3\"\n"
 		"}\n");
 	for (k = 0; k < job->nr_steps; k++) {
 		const struct exec_step *st = &job->steps[k];
@@ -304,60 +368,35 @@ static int chain_script(const struct exec_job *job, const char *dir,
 
 /*
  * The script a node runs: every value in it is respin's own (paths,
- * OIDs, the configured command), each single-quoted.
+ * OIDs, the configured command), each single-quoted.  nice: a job that
+ * yields, submitted alone (an array's task is niced by the array's
+ * script, all of it).
  */
 static int job_script(const struct exec_job *job, const char *dir,
-		      struct strbuf *out)
+		      int nice, struct strbuf *out)
 {
 	/* (the name holds the series' name: it stays out of the script) */
-	strbuf_addstr(out, "#!/bin/sh\n# a respin job: written by respin "
-		      "check, run by sbatch on a node\n");
-	strbuf_addstr(out, "dir=");
-	strbuf_add_sq(out, dir);
-	strbuf_addstr(out, "\nexec 2>>\"$dir/slurm.out\"\n"
-		      ": >\"$dir/started\"\n");
+	script_start(job, dir, "a respin job", out);
 	if (env_lines(job, job->env, "", out) < 0)
 		return -1;
-	strbuf_addstr(out, "git_dir=");
-	strbuf_add_sq(out, job->git_dir);
-	strbuf_addf(out, "\ncommit=%s\n", oid_short(&job->commit,
-						     GIT_OID_HEXSZ));
+	strbuf_addf(out, "if ! tree %s; then\n"
+		    "\tmv \"$work.err\" \"$dir/broken\"\n"
+		    "\techo 125 >\"$dir/exit\"; exit 0\n"
+		    "fi\n", oid_short(&job->commit, GIT_OID_HEXSZ));
 	strbuf_addstr(out,
-		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
-		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
-		"\techo 125 >\"$dir/exit\"; exit 0\n"
-		"}\n"
-		"trap 'cd / && rm -rf \"$work\"' EXIT\n"
-		"trap 'exit 143' TERM INT HUP\n"
-		"# fresh mtimes (-m): make must not take a changed file for old\n"
-		"if ! git --git-dir=\"$git_dir\" archive --format=tar \"$commit\" |\n"
-		"     tar -x -m -f - -C \"$work\" 2>\"$dir/broken\"; then\n"
-		"\techo \"cannot read commit $commit from $git_dir\" >>\"$dir/broken\"\n"
-		"\techo 125 >\"$dir/exit\"; exit 0\n"
-		"fi\n"
-		"rm -f \"$dir/broken\"\n"
 		"RESPIN_SRC=$work; export RESPIN_SRC\n"
 		"cd \"$work\" || exit 0\n"
 		"command=");
 	strbuf_add_sq(out, job->command);
-	/* nanoseconds in the shell's own arithmetic: no awk a job */
-	strbuf_addstr(out, "\nstart=$(date +%s%N)\n");
+	strbuf_addstr(out, "\nclock; start=$t\n");
 	if (job->timeout > 0)
 		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
-	if (job->yields)
-		strbuf_addstr(out, "nice -n 10 ");	/* (a task: all of it) */
+	if (nice)
+		strbuf_addstr(out, YIELD_NICE);
 	strbuf_addf(out, "sh -c \"$command\" <%s >\"$dir/output\" 2>&1\n",
 		    job->input ? "\"$dir/input\"" : "/dev/null");
-	strbuf_addstr(out,
-		"status=$?\n"
-		"ns=$(( $(date +%s%N) - start ))\n");
-	if (job->timeout > 0)
-		strbuf_addf(out, "[ $status = 124 ] && [ $ns -ge %.0f ] && "
-			    ": >\"$dir/timedout\"\n",
-			    (ceil(job->timeout) - 1) * 1e9);
-	strbuf_addstr(out,
-		"printf '%d.%09d\\n' $((ns / 1000000000)) $((ns % 1000000000)) >\"$dir/seconds\"\n"
-		"echo \"$status\" >\"$dir/exit.tmp\" && mv \"$dir/exit.tmp\" \"$dir/exit\"\n");
+	strbuf_addf(out, "stamp \"$dir\" $start $? %.0f\n",
+		    job->timeout > 0 ? ceil(job->timeout) : 0);
 	return 0;
 }
 
@@ -374,6 +413,8 @@ static int slurm_cmd(const char *const *argv, struct strbuf *out, int *code)
 	r = run_program(&o, &res);
 	if (r < 0) {
 		run_result_release(&res);
+		if (run_interrupted())
+			return r;	/* "interrupted by SIGTERM": as it is */
 		return error("cannot run %s: %s (is slurm-wlm installed?)",
 			     argv[0], error_last());
 	}
@@ -478,7 +519,7 @@ static double job_timeout(const struct exec_job *job)
 
 /* A job's directory made afresh: its script, input, steps; dir named. */
 static int job_files(struct slurm *s, const struct exec_job *job,
-		     struct strbuf *dir)
+		     int in_array, struct strbuf *dir)
 {
 	struct strbuf script = STRBUF_INIT;
 	int r;
@@ -488,7 +529,8 @@ static int job_files(struct slurm *s, const struct exec_job *job,
 	r = mkdir_parents(dir->buf);
 	if (!r)
 		r = job->nr_steps ? chain_script(job, dir->buf, &script) :
-		    job_script(job, dir->buf, &script);
+		    job_script(job, dir->buf, job->yields && !in_array,
+			       &script);
 	if (!r)
 		r = write_in(dir->buf, "job.sh", script.buf, script.len, 0755);
 	if (!r && job->input)
@@ -518,7 +560,7 @@ static int slurm_submit(struct executor *x, const struct exec_job *job,
 	size_t n = 0;
 	int r, code = 0;
 
-	r = job_files(s, job, &dir);
+	r = job_files(s, job, 0, &dir);
 	if (r < 0)
 		goto out;
 	strbuf_addf(&arg_name, "--job-name=%s", job->name);
@@ -593,13 +635,13 @@ static int submit_array(struct slurm *s, const struct exec_job *jobs,
 		      "case $SLURM_ARRAY_TASK_ID in\n");
 	for (k = 0; k < n && !r; k++) {
 		strbuf_reset(&dir);
-		r = job_files(s, &jobs[k], &dir);
+		r = job_files(s, &jobs[k], 1, &dir);
 		if (r < 0)
 			break;
 		made++;
 		/* (all of it: extracting its tree too) */
 		strbuf_addf(&list, "%zu) exec %s", k,
-			    jobs[k].yields ? "nice -n 10 " : "");
+			    jobs[k].yields ? YIELD_NICE : "");
 		strbuf_add_sq(&list, dir.buf);
 		strbuf_addstr(&list, "/job.sh ;;\n");
 		if (t >= 0 && job_timeout(&jobs[k]) > 0 &&
@@ -852,14 +894,6 @@ static size_t chain_steps(struct slurm_job *j)
 	return n;
 }
 
-static void hand_over(struct slurm_job *j, enum exec_state st,
-		      struct exec_result *res)
-{
-	read_result(j->dir, j->id, st, res);
-	remove_dir(j->dir);
-	forget(j);
-}
-
 /* "\nrespin: slurm job N ended STATE" after what it printed. */
 static void say_ended(struct exec_result *res, const char *id,
 		      const char *state)
@@ -871,51 +905,116 @@ static void say_ended(struct exec_result *res, const char *id,
 		    *state ? state : "without its exit status");
 }
 
-static int slurm_poll(struct executor *x, const char *id, int block,
-		      struct exec_result *res)
+/*
+ * What Slurm says of job j while its files in dir say nothing yet,
+ * asked at most every 2 s (at once when block): 1 when it ended without
+ * its exit file (*st, and its state's name in state; a job Slurm no
+ * longer knows counts as lost only after the grace), 0 while it is
+ * pending or running (j->seen moves on), <0 when squeue failed.
+ */
+static int queue_ended(struct slurm *s, struct slurm_job *j, const char *dir,
+		       int block, struct strbuf *state, enum exec_state *st)
 {
-	struct slurm *s = slurm_of(x);
-	struct slurm_job *j = find_job(s, id);
-	struct strbuf state = STRBUF_INIT;
+	time_t now = time(NULL);
 	int ended, r;
 
-	if (!j)
-		return error("no slurm job %s of this respin check", id);
-	for (;;) {
-		time_t now = time(NULL);
-		enum exec_state st;
+	if (now - j->asked < 2 && !block)
+		return 0;
+	j->asked = now;
+	strbuf_reset(state);
+	r = ask_queue(j->id, state);
+	if (r < 0)
+		return r;
+	*st = map_state(state->buf, &ended);
+	/*
+	 * Ended as far as Slurm knows, and no exit file: on a network
+	 * filesystem it may not be seen here yet, so LOST only after a
+	 * grace period.
+	 */
+	if (ended && *st == EXEC_LOST && !j->gone)
+		j->gone = now;
+	if (ended && *st == EXEC_LOST && now - j->gone < s->grace)
+		ended = 0;
+	if (ended && !exit_written(dir))
+		return 1;
+	if (!ended && *st <= EXEC_RUNNING && *st > j->seen)
+		j->seen = *st;
+	return 0;
+}
 
-		if (has_file(j->dir, "exit")) {
-			hand_over(j, EXEC_DONE, res);
-			return 0;
-		}
-		if (has_file(j->dir, "started") && j->seen == EXEC_PENDING)
-			j->seen = EXEC_RUNNING;
-		/* the files say pending or running; the queue says the rest */
-		if (now - j->asked >= 2 || block) {
-			j->asked = now;
-			strbuf_reset(&state);
-			r = ask_queue(id, &state);
+/*
+ * The exit file in dir says a signal ended the command (129 and up):
+ * was it Slurm's (scancel, preemption, its time limit, a node failure)?
+ * The controller marks the job before it signals it, but shows it
+ * COMPLETING until every process of it ended, so the answer waits for
+ * Slurm's last word: 1 and *st when Slurm ended it, 0 when the command
+ * was killed otherwise or exited so (Slurm says COMPLETED or FAILED, or
+ * forgot it), 2 while Slurm has not settled (ask again), <0.
+ */
+static int slurm_signalled(struct slurm_job *j, const char *dir,
+			   struct strbuf *state, enum exec_state *st)
+{
+	struct strbuf text = STRBUF_INIT;
+	time_t now = time(NULL);
+	int ended, code = 0, r;
+
+	if (!read_in(dir, "exit", &text))
+		code = atoi(text.buf);
+	strbuf_release(&text);
+	if (code <= 128)
+		return 0;
+	if (now == j->asked)
+		return 2;	/* at most once a second */
+	j->asked = now;
+	strbuf_reset(state);
+	r = ask_queue(j->id, state);
+	if (r < 0)
+		return r;
+	*st = map_state(state->buf, &ended);
+	if (!ended)
+		return 2;
+	return *st != EXEC_LOST;
+}
+
+/*
+ * Job j's end, when its exit file or Slurm tells it: 0 and res filled,
+ * 1 while it runs (res->state), <0.  dir is the job's directory, or a
+ * chain step's.
+ */
+static int job_end(struct slurm *s, struct slurm_job *j, const char *dir,
+		   int block, struct exec_result *res)
+{
+	struct strbuf state = STRBUF_INIT;
+	enum exec_state st = EXEC_LOST;
+	int r;
+
+	for (;;) {
+		if (exit_written(dir)) {
+			r = slurm_signalled(j, dir, &state, &st);
 			if (r < 0)
 				break;
-			st = map_state(state.buf, &ended);
-			/*
-			 * Ended as far as Slurm knows, and no exit file: on a
-			 * network filesystem it may not be seen here yet, so
-			 * LOST only after a grace period.
-			 */
-			if (ended && st == EXEC_LOST && !j->gone)
-				j->gone = now;
-			if (ended && st == EXEC_LOST && now - j->gone < s->grace)
-				ended = 0;
-			if (ended && !has_file(j->dir, "exit")) {
-				hand_over(j, st, res);
-				say_ended(res, id, state.buf);
+			if (r != 2) {
+				read_result(dir, j->id, r ? st : EXEC_DONE,
+					    res);
+				if (r)
+					say_ended(res, j->id, state.buf);
 				r = 0;
 				break;
 			}
-			if (!ended && st <= EXEC_RUNNING && st > j->seen)
-				j->seen = st;
+		} else {
+			if (has_file(dir, "started") &&
+			    j->seen == EXEC_PENDING)
+				j->seen = EXEC_RUNNING;
+			/* the files say pending or running; the queue the rest */
+			r = queue_ended(s, j, dir, block, &state, &st);
+			if (r < 0)
+				break;
+			if (r) {
+				read_result(dir, j->id, st, res);
+				say_ended(res, j->id, state.buf);
+				r = 0;
+				break;
+			}
 		}
 		res->state = j->seen;
 		if (!block) {
@@ -932,6 +1031,23 @@ static int slurm_poll(struct executor *x, const char *id, int block,
 	return r;
 }
 
+static int slurm_poll(struct executor *x, const char *id, int block,
+		      struct exec_result *res)
+{
+	struct slurm *s = slurm_of(x);
+	struct slurm_job *j = find_job(s, id);
+	int r;
+
+	if (!j)
+		return error("no slurm job %s of this respin check", id);
+	r = job_end(s, j, j->dir, block, res);
+	if (!r) {
+		remove_dir(j->dir);
+		forget(j);
+	}
+	return r;
+}
+
 /*
  * Step k of a chain: handed over when its exit file is there; when the
  * job ended without it (cancelled, its node failed, lost), the step
@@ -943,62 +1059,24 @@ static int slurm_poll_step(struct executor *x, const char *id, size_t k,
 {
 	struct slurm *s = slurm_of(x);
 	struct slurm_job *j = find_job(s, id);
-	struct strbuf sdir = STRBUF_INIT, state = STRBUF_INIT,
-		      text = STRBUF_INIT;
-	int ended, r;
+	struct strbuf sdir = STRBUF_INIT, text = STRBUF_INIT;
+	int r;
 
 	if (!j)
 		return error("no slurm job %s of this respin check", id);
 	strbuf_addf(&sdir, "%s/%zu", j->dir, k);
-	for (;;) {
-		time_t now = time(NULL);
-		enum exec_state st;
-
-		if (has_file(sdir.buf, "exit")) {
-			read_result(sdir.buf, id, EXEC_DONE, res);
-			r = 0;
-			break;
-		}
-		if (!read_in(j->dir, "broken", &text)) {
-			/* no tree for any step */
-			read_result(sdir.buf, id, EXEC_LOST, res);
-			strbuf_addf(&res->run.output, "respin: slurm job %s "
-				    "could not make the tree: %s", id, text.buf);
-			r = 0;
-			break;
-		}
-		if (now - j->asked >= 2 || block) {
-			j->asked = now;
-			strbuf_reset(&state);
-			r = ask_queue(id, &state);
-			if (r < 0)
-				break;
-			st = map_state(state.buf, &ended);
-			if (ended && st == EXEC_LOST && !j->gone)
-				j->gone = now;
-			if (ended && st == EXEC_LOST && now - j->gone < s->grace)
-				ended = 0;
-			if (ended && !has_file(sdir.buf, "exit")) {
-				read_result(sdir.buf, id, st, res);
-				say_ended(res, id, state.buf);
-				r = 0;
-				break;
-			}
-			if (!ended && st <= EXEC_RUNNING && st > j->seen)
-				j->seen = st;
-		}
+	if (!read_in(j->dir, "broken", &text)) {
+		/* no tree for any step */
+		read_result(sdir.buf, id, EXEC_LOST, res);
+		strbuf_addf(&res->run.output, "respin: slurm job %s could "
+			    "not make the tree: %s", id, text.buf);
+		r = 0;
+	} else {
+		r = job_end(s, j, sdir.buf, block, res);
 		/* pending until this step began, though the job runs */
-		res->state = has_file(sdir.buf, "started") ? EXEC_RUNNING :
-			     EXEC_PENDING;
-		if (!block) {
-			r = 1;
-			break;
-		}
-		if (run_interrupted()) {
-			r = run_error_interrupted();
-			break;
-		}
-		usleep(200 * 1000);
+		if (r == 1)
+			res->state = has_file(sdir.buf, "started") ?
+				     EXEC_RUNNING : EXEC_PENDING;
 	}
 	if (!r) {
 		strbuf_reset(&text);
@@ -1013,7 +1091,6 @@ static int slurm_poll_step(struct executor *x, const char *id, size_t k,
 		}
 	}
 	strbuf_release(&sdir);
-	strbuf_release(&state);
 	strbuf_release(&text);
 	return r;
 }

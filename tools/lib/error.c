@@ -14,9 +14,13 @@ static _Thread_local struct strbuf hint = STRBUF_INIT;
 
 static void set_message(const char *fmt, va_list ap)
 {
-	strbuf_reset(&last);
+	struct strbuf msg = STRBUF_INIT;
+
+	/* an argument may be error_last() itself: format, then replace */
+	strbuf_vaddf(&msg, fmt, ap);
+	strbuf_release(&last);
+	last = msg;
 	strbuf_reset(&hint);
-	strbuf_vaddf(&last, fmt, ap);
 }
 
 int error(const char *fmt, ...)
