@@ -778,101 +778,116 @@ static int lint_in_parallel(struct engine *e)
  * finds them by name).  Kinds that need the build queue theirs when it
  * is there.
  */
+/* One job queued ahead: its parts, what it runs, the id it was given. */
+struct ahead {
+	struct job_parts jp;
+	struct strbuf cmd, input;
+	size_t pos;
+};
+
+/*
+ * Queues every position of c that runs (not stored) on executor x, as
+ * one submission (a job array): 0 or <0.
+ */
+static int queue_check_ahead(struct engine *e, const struct check *c,
+			     struct executor *x)
+{
+	const struct check_kind_ops *ops = check_kind_ops(c->kind);
+	size_t i, q, n = e->v->nr_patches, m = 0;
+	struct ahead *a = xcalloc(n + 1, sizeof(*a));
+	struct exec_job *jobs = xcalloc(n + 1, sizeof(*jobs));
+	int r = 0;
+
+	for (i = 0; i <= n && r >= 0; i++) {
+		struct check_job j = { e, c, i, { { 0 } }, NULL };
+		struct strbuf key = STRBUF_INIT;
+		struct ahead *t = &a[m];
+		size_t said = e->report.len;
+
+		if (!engine_applies(e, c, i))
+			continue;
+		r = engine_key(e->repo, e->v, c, i, &key);
+		if (!r)
+			r = stored(e, c, key.buf, NULL);
+		if (!r)
+			r = engine_tree(e->repo, engine_commit(e->v, i),
+					&j.tree);
+		j.key = key.buf;
+		strbuf_init(&t->cmd, 0);
+		strbuf_init(&t->input, 0);
+		if (!r)
+			r = ops->command(&j, &t->cmd, &t->input);
+		/* nothing to run: the loop says so, once */
+		strbuf_setlen(&e->report, said);
+		if (!r) {
+			job_parts_fill(&t->jp, e, c, i, &j.tree, NULL,
+				       t->cmd.buf, c->timeout,
+				       t->input.len ? t->input.buf : NULL,
+				       t->input.len);
+			jobs[m] = t->jp.job;
+			/* the builds are what later results wait for */
+			jobs[m].yields = 1;
+			t->pos = i;
+			m++;
+		} else {
+			strbuf_release(&t->cmd);
+			strbuf_release(&t->input);
+		}
+		if (r > 0)
+			r = 0;
+		strbuf_release(&key);
+	}
+	if (r >= 0 && m) {
+		struct strbuf *ids = xcalloc(m, sizeof(*ids));
+
+		e->queued = 1;
+		for (q = 0; q < m; q++)
+			strbuf_init(&ids[q], 0);
+		r = executor_queue_all(x, jobs, m, ids);
+		for (q = 0; q < m; q++) {
+			if (r >= 0)
+				engine_job_state(e, c, a[q].pos, ids[q].buf,
+						 EXEC_PENDING);
+			strbuf_release(&ids[q]);
+		}
+		free(ids);
+	}
+	for (q = 0; q < m; q++) {
+		job_parts_release(&a[q].jp);
+		strbuf_release(&a[q].cmd);
+		strbuf_release(&a[q].input);
+	}
+	free(a);
+	free(jobs);
+	return r < 0 ? r : 0;
+}
+
 static int queue_ahead(struct engine *e)
 {
-	size_t i, n = e->v->nr_patches, pass;
+	size_t pass;
 	int r = 0;
 
 	/* the kinds' own first (the build chain: later results wait for it) */
 	for (pass = 0; pass < 2 * e->checks->nr && r >= 0; pass++) {
 		const struct check *c = &e->checks->items[pass % e->checks->nr];
 		const struct check_kind_ops *ops = check_kind_ops(c->kind);
-		struct job_parts *jp;
-		struct exec_job *jobs;
-		struct strbuf *cmd, *input, *ids;
-		size_t *pos;
-		size_t m = 0, q;
 		struct executor *x = NULL;
 
 		if ((pass < e->checks->nr) != !!ops->queue)
 			continue;
-		jp = xcalloc(n + 1, sizeof(*jp));
-		jobs = xcalloc(n + 1, sizeof(*jobs));
-		cmd = xcalloc(n + 1, sizeof(*cmd));
-		input = xcalloc(n + 1, sizeof(*input));
-		ids = xcalloc(n + 1, sizeof(*ids));
-		pos = xcalloc(n + 1, sizeof(*pos));
 		r = queues(e, c);
 		if (r > 0 && ops->queue) {
 			r = ops->queue(e, c);
-			r = r < 0 ? r : 0;
 		} else if (r > 0 && ops->command && !ops->run &&
 			   !(ops->needs & (KIND_NEEDS_BUILD |
 					   KIND_OWN_SCHEDULE))) {
 			r = engine_executor(e, c, &x);
-		} else if (r > 0) {
-			r = 0;
-		}
-		for (i = 0; x && i <= n && r >= 0; i++) {
-			struct check_job j = { e, c, i, { { 0 } }, NULL };
-			struct strbuf key = STRBUF_INIT;
-			size_t said = e->report.len;
-
-			if (!engine_applies(e, c, i))
-				continue;
-			r = engine_key(e->repo, e->v, c, i, &key);
 			if (!r)
-				r = stored(e, c, key.buf, NULL);
-			if (!r)
-				r = engine_tree(e->repo, engine_commit(e->v, i),
-						&j.tree);
-			j.key = key.buf;
-			strbuf_init(&cmd[m], 0);
-			strbuf_init(&input[m], 0);
-			if (!r)
-				r = ops->command(&j, &cmd[m], &input[m]);
-			/* nothing to run: the loop says so, once */
-			strbuf_setlen(&e->report, said);
-			if (!r) {
-				job_parts_fill(&jp[m], e, c, i, &j.tree, NULL,
-					       cmd[m].buf, c->timeout,
-					       input[m].len ? input[m].buf :
-					       NULL, input[m].len);
-				jobs[m] = jp[m].job;
-				/* the builds are what later results wait for */
-				jobs[m].yields = 1;
-				strbuf_init(&ids[m], 0);
-				pos[m++] = i;
-			} else {
-				strbuf_release(&cmd[m]);
-				strbuf_release(&input[m]);
-			}
-			if (r > 0)
-				r = 0;
-			strbuf_release(&key);
+				r = queue_check_ahead(e, c, x);
 		}
-		/* one check's jobs: one submission (a job array) */
-		if (r >= 0 && m) {
-			e->queued = 1;
-			r = executor_queue_all(x, jobs, m, ids);
-		}
-		for (q = 0; q < m; q++) {
-			if (r >= 0)
-				engine_job_state(e, c, pos[q], ids[q].buf,
-						 EXEC_PENDING);
-			job_parts_release(&jp[q]);
-			strbuf_release(&cmd[q]);
-			strbuf_release(&input[q]);
-			strbuf_release(&ids[q]);
-		}
-		free(jp);
-		free(jobs);
-		free(cmd);
-		free(input);
-		free(ids);
-		free(pos);
+		r = r < 0 ? r : 0;
 	}
-	return r < 0 ? r : 0;
+	return r;
 }
 
 /* One check at one position: the worktree there, built if it must be. */

@@ -134,48 +134,21 @@ int executor_queue_all(struct executor *x, const struct exec_job *jobs,
 	return r < 0 ? r : 0;
 }
 
-int executor_run(struct executor *x, const struct exec_job *job,
-		 struct exec_result *res)
+/*
+ * Polls job id (step k of a chain when step is set) until it ends,
+ * telling job->changed each move: a look is a stat(), so often at
+ * first (a short job costs little), then every 0.16 s.
+ */
+static int wait_end(struct executor *x, const struct exec_job *job,
+		    const char *id, int step, size_t k,
+		    struct exec_result *res)
 {
-	struct strbuf id = STRBUF_INIT;
-	int r = x->ops->lookup(x, job->name, &id);
-	int last = -1;
 	useconds_t wait = 20000;
-
-	if (r == RESPIN_ENOTFOUND)
-		r = x->ops->submit(x, job, &id);
-	while (r >= 0) {
-		r = x->ops->poll(x, id.buf, 0, res);
-		if (r <= 0)
-			break;
-		if ((int)res->state != last && job->changed)
-			job->changed(id.buf, res->state, job->data);
-		last = (int)res->state;
-		if (run_interrupted()) {
-			r = run_error_interrupted();
-			break;
-		}
-		/* a look is a stat(): often, so a short job costs little */
-		usleep(wait);
-		if (wait < 100000)
-			wait *= 2;
-	}
-	if (!r && last >= 0 && job->changed)
-		job->changed(id.buf, res->state, job->data);
-	strbuf_release(&id);
-	return r;
-}
-
-int executor_wait_step(struct executor *x, const struct exec_job *job,
-		       const char *id, size_t k, struct exec_result *res)
-{
 	int r, last = -1;
-	useconds_t wait = 20000;
 
-	if (!x->ops->poll_step)
-		return error("the %s executor runs no chains", x->ops->name);
 	for (;;) {
-		r = x->ops->poll_step(x, id, k, 0, res);
+		r = step ? x->ops->poll_step(x, id, k, 0, res) :
+		    x->ops->poll(x, id, 0, res);
 		if (r <= 0)
 			break;
 		if ((int)res->state != last && job->changed)
@@ -192,4 +165,26 @@ int executor_wait_step(struct executor *x, const struct exec_job *job,
 	if (!r && last >= 0 && job->changed)
 		job->changed(id, res->state, job->data);
 	return r;
+}
+
+int executor_run(struct executor *x, const struct exec_job *job,
+		 struct exec_result *res)
+{
+	struct strbuf id = STRBUF_INIT;
+	int r = x->ops->lookup(x, job->name, &id);
+
+	if (r == RESPIN_ENOTFOUND)
+		r = x->ops->submit(x, job, &id);
+	if (r >= 0)
+		r = wait_end(x, job, id.buf, 0, 0, res);
+	strbuf_release(&id);
+	return r;
+}
+
+int executor_wait_step(struct executor *x, const struct exec_job *job,
+		       const char *id, size_t k, struct exec_result *res)
+{
+	if (!x->ops->poll_step)
+		return error("the %s executor runs no chains", x->ops->name);
+	return wait_end(x, job, id, 1, k, res);
 }
