@@ -326,7 +326,7 @@ static int install_headers(const struct check_job *j,
 	run_result_init(&res);
 	r = engine_exec(j->e, j->c, j->i, &j->tree, "headers",
 			"make -s ARCH=x86_64 O=\"$RESPIN_BUILD\" "
-			"headers_install", j->c->timeout, NULL, 0, &res);
+			"headers", j->c->timeout, NULL, 0, &res);
 	if (!r && step_failed(j, "installing the headers", &res,
 			      j->c->timeout, v))
 		r = 1;
@@ -463,7 +463,8 @@ static int run_target(const struct check_job *j, struct target *t,
 	struct strbuf cmd = STRBUF_INIT, step = STRBUF_INIT,
 		      said = STRBUF_INIT;
 	struct run_result res;
-	double timeout = j->c->timeout + 30;
+	/* the runner stops itself at the check's timeout: a margin */
+	double timeout = j->c->timeout + 10;
 	int r;
 
 	if (!has_programs(t))
@@ -478,7 +479,9 @@ static int run_target(const struct check_job *j, struct target *t,
 		goto out;
 	v->seconds += res.seconds;
 	split_output(&res, &t->ktap, &said);
-	if (res.timed_out || (res.exited && res.exit_code == 3 &&
+	/* the runner's own timeout (the check's): before or in the tests */
+	if (res.timed_out || (res.exited && (res.exit_code == 2 ||
+					     res.exit_code == 3) &&
 			      strstr(said.buf, "timed out after"))) {
 		v->status = RESULT_TIMEOUT;
 		strbuf_addf(&v->summary, "timeout after %.0fs", j->c->timeout);
