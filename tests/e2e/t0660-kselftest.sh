@@ -7,7 +7,8 @@
 # unbuildable test is attributed to exactly its patch; the programs are
 # built once per tree of the selftests (a patch to the kernel alone
 # reuses them); a second run reuses every result; a v2 changing patch 3
-# runs only patch 3; and the errors a user can meet: no such target,
+# runs only patch 3; results, diff --results, the cover letter and
+# the patch mails show the cells; and the errors a user can meet: no such target,
 # no targets, a bad target name, no QEMU, a kernel that does not boot,
 # the check's timeout.
 . "$(dirname "$0")/lib.sh"
@@ -197,6 +198,14 @@ test_expect_success 'a v2 changing only patch 3 builds and runs only patch 3' '
 test_expect_success 'diff --results names the subtests that changed' '
 	respin diff k v1 v2 --results >d 2>&1 &&
 	test_grep "results: ks: mm/delta: FAIL -> PASS" d
+'
+
+test_expect_success 'the cover letter and the patch mails show the cells' '
+	respin cover k >c &&
+	test_grep "^2/3  *mm 4/5 (1 skip), 2 new$" c &&
+	test_grep "^3/3  *mm 4/6 (1 skip), 1 failed, 1 new, 1 broken$" c &&
+	respin format k -o fmt >/dev/null &&
+	test_grep "^respin: ks mm 4/5 (1 skip), 2 new$" fmt/v2-0002-*.patch
 '
 
 test_expect_success 'a target the tree does not have: ERROR naming it, not stored' '
