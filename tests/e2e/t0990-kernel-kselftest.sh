@@ -129,7 +129,7 @@ test_expect_success 'each finding is attributed to exactly its patch' '
 	cat >want <<-\EOF &&
 	- - - -
 	vm/respin_probe/anonymous mapping,vm/respin_probe/unmapping it - - -
-	- vm/madv_populate/MADV_POPULATE_READ #2 - -
+	- vm/madv_populate/MADV_POPULATE_READ - -
 	EOF
 	check_same want got &&
 	respin results kst >t && cat t &&
