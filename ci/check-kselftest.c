@@ -316,6 +316,17 @@ static int step_failed(const struct check_job *j, const char *what,
 	return 1;
 }
 
+/*
+ * "# respin: STEP: N.N s" for the log (KTAP diagnostics after the
+ * tests); one position at a time (the kind never runs in threads).
+ */
+static struct strbuf step_times = STRBUF_INIT;
+
+static void step_time(const char *what, const struct run_result *res)
+{
+	strbuf_addf(&step_times, "# respin: %s: %.1f s\n", what, res->seconds);
+}
+
 static int install_headers(const struct check_job *j,
 			   struct check_verdict *v)
 {
@@ -327,6 +338,7 @@ static int install_headers(const struct check_job *j,
 	r = engine_exec(j->e, j->c, j->i, &j->tree, "headers",
 			"make -s ARCH=x86_64 O=\"$RESPIN_BUILD\" "
 			"headers", j->c->timeout, NULL, 0, &res);
+	step_time("making the headers", &res);
 	if (!r && step_failed(j, "installing the headers", &res,
 			      j->c->timeout, v))
 		r = 1;
@@ -350,6 +362,7 @@ static int build_target(const struct check_job *j, struct target *t,
 	run_result_init(&res);
 	r = engine_exec(j->e, j->c, j->i, &j->tree, step.buf, cmd.buf,
 			j->c->timeout, NULL, 0, &res);
+	step_time(what.buf, &res);
 	if (!r && step_failed(j, what.buf, &res, j->c->timeout, v))
 		r = 1;
 	v->seconds += res.seconds;
@@ -478,6 +491,13 @@ static int run_target(const struct check_job *j, struct target *t,
 	if (r < 0)
 		goto out;
 	v->seconds += res.seconds;
+	{
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "running the %s tests in QEMU", t->name);
+		step_time(what.buf, &res);
+		strbuf_release(&what);
+	}
 	split_output(&res, &t->ktap, &said);
 	/* the runner's own timeout (the check's): before or in the tests */
 	if (res.timed_out || (res.exited && (res.exit_code == 2 ||
@@ -580,6 +600,7 @@ static int kselftest_run(const struct check_job *j)
 	size_t n = 0, k;
 	int r, headers = 0;
 
+	strbuf_reset(&step_times);
 	r = find_targets(j, &t, &n);
 	if (r > 0) {
 		v.status = RESULT_ERROR;
@@ -606,6 +627,8 @@ static int kselftest_run(const struct check_job *j)
 		whole_ktap(t, n, &ktap);
 		judge(j, &ktap, &v);
 	}
+	/* after the tests: diagnostics, no part of any */
+	strbuf_add(&ktap, step_times.buf, step_times.len);
 	v.log = ktap.buf;
 	v.log_len = ktap.len;
 	r = store_result(j, &v);
@@ -614,6 +637,7 @@ out:
 		target_release(&t[k]);
 	free(t);
 	strbuf_release(&ktap);
+	strbuf_release(&step_times);
 	check_verdict_release(&v);
 	return r;
 }
