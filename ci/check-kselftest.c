@@ -333,13 +333,13 @@ static int install_headers(const struct check_job *j,
 	struct run_result res;
 	int r;
 
-	engine_step(j->e, j->i, j->c, "installing the headers");
+	engine_step(j->e, j->i, j->c, "making the headers");
 	run_result_init(&res);
 	r = engine_exec(j->e, j->c, j->i, &j->tree, "headers",
 			"make -s ARCH=x86_64 O=\"$RESPIN_BUILD\" "
 			"headers", j->c->timeout, NULL, 0, &res);
 	step_time("making the headers", &res);
-	if (!r && step_failed(j, "installing the headers", &res,
+	if (!r && step_failed(j, "making the headers", &res,
 			      j->c->timeout, v))
 		r = 1;
 	v->seconds += res.seconds;
@@ -430,7 +430,15 @@ static void run_command_text(const struct check *c, const struct target *t,
 		"command -v \"${QEMU:-qemu-system-x86_64}\" >/dev/null || { "
 		"echo \"respin: ${QEMU:-qemu-system-x86_64} is not installed "
 		"(Debian: apt-get install qemu-system-x86, or make deps)\"; "
-		"exit 127; }; err=\"$RESPIN_BUILD/.respin-kselftest.err\"; ");
+		"exit 127; }; err=\"$RESPIN_BUILD/.respin-kselftest.err\"; "
+		"command -v ");
+	strbuf_add_sq(cmd, runner.buf);
+	strbuf_addstr(cmd, " >/dev/null || { printf 'respin: no runner %s "
+		      "(respin.check.%s.runner)\\n' ");
+	strbuf_add_sq(cmd, runner.buf);
+	strbuf_addch(cmd, ' ');
+	strbuf_add_sq(cmd, c->name);
+	strbuf_addstr(cmd, "; exit 127; }; ");
 	strbuf_add_sq(cmd, runner.buf);
 	strbuf_addf(cmd, " --timeout %d --test-timeout %d", (int)c->timeout,
 		    test_timeout > 0 ? test_timeout : KSELFTEST_TIMEOUT);
@@ -511,7 +519,7 @@ static int run_target(const struct check_job *j, struct target *t,
 		r = 1;
 	} else if (res.exited && res.exit_code == 127) {
 		v->status = RESULT_ERROR;
-		strbuf_addstr(&v->summary, "ERROR: no QEMU");
+		strbuf_addstr(&v->summary, "ERROR: no QEMU or no runner");
 		engine_report(e, j->c, j->i, "ERROR: %s", t->ktap.buf);
 		r = 1;
 	} else if (!res.exited || (res.exit_code != 0 &&

@@ -245,6 +245,33 @@ test_expect_success 'no QEMU: ERROR with what to install, not stored' '
 	test_grep "ks at 1/3: ERROR: respin: /nonexistent/qemu is not installed (Debian: apt-get install qemu-system-x86, or make deps)" err
 '
 
+test_expect_success 'no runner: ERROR naming the key, not stored' '
+	git config respin.check.ks.runner "$TRASH/no runner" &&
+	test_expect_code 1 respin check k --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	test_grep "ks at 1/3: ERROR: respin: no runner $TRASH/no runner (respin.check.ks.runner)$" err &&
+	git config respin.check.ks.runner "$TRASH/runner"
+'
+
+test_expect_success 'the headers or the tests cannot be made: ERROR with the end of make' '
+	git checkout -q -b broken-make &&
+	sed -i "s/^headers:/headers: nosuch-prerequisite/" Makefile &&
+	echo timeout=8 >tools/testing/selftests/mm/settings &&
+	git commit -qam "no headers, and new programs to build" &&
+	echo "\$(error a broken Makefile)" >tools/testing/selftests/mm/Makefile &&
+	sed -i "s/^headers: nosuch-prerequisite/headers:/" Makefile &&
+	git commit -qam "a broken selftests Makefile" &&
+	respin track kb --base work --tip broken-make >/dev/null &&
+	test_expect_code 1 respin check kb --only ks --patch 1 >out 2>err &&
+	test_grep "ks at 1/2: ERROR making the headers (exit 2); the last lines:" err &&
+	test_grep "nosuch-prerequisite" err &&
+	test_expect_code 1 respin check kb --only ks --patch 2 >out 2>err &&
+	test_grep "ks at 2/2: ERROR building the mm tests (exit 1); the last lines:" err &&
+	test_grep "respin: cannot list the programs of tools/testing/selftests/mm (make failed)" err &&
+	test_grep "Makefile:1: \*\*\* a broken Makefile" err &&
+	git checkout -q work
+'
+
 test_expect_success 'a kernel that does not boot: ERROR with the runner'"'"'s words' '
 	RUNNER_EXIT=2 test_expect_code 1 respin check k --patch 1 >out 2>err &&
 	test_grep "ks at 1/3: ERROR: the mm tests did not run (respin-qemu-ktap exit 2):" err &&
