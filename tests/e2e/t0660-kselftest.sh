@@ -208,6 +208,12 @@ test_expect_success 'the cover letter and the patch mails show the cells' '
 	test_grep "^respin: ks mm 4/5 (1 skip), 2 new$" fmt/v2-0002-*.patch
 '
 
+test_expect_success 'bisect --subtest finds the patch that broke a kselftest subtest' '
+	respin bisect k --check ks --subtest "mm/alpha/two" --retries 0 >out &&
+	cat out &&
+	test_grep "^Bisected to 3/3 \"selftests/mm: alpha expects more, delta\": ks subtest mm/alpha/two fails (FAIL mm/alpha/two); passes at 2/3$" out
+'
+
 test_expect_success 'a target the tree does not have: ERROR naming it, not stored' '
 	git config respin.check.ks2.kind kselftest &&
 	git config respin.check.ks2.targets "vm nosuch" &&
