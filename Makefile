@@ -124,6 +124,10 @@ install: all
 	install -m 755 $(BUILD)/respin $(DESTDIR)$(PREFIX)/bin/respin
 	ln -f $(DESTDIR)$(PREFIX)/bin/respin $(DESTDIR)$(PREFIX)/bin/git-respin
 	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
+	# the QEMU runner of kselftest checks, found beside respin
+	install -d $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init
+	install -m 755 tools/respin-qemu-ktap $(DESTDIR)$(PREFIX)/libexec/respin/
+	install -m 644 tools/qemu-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init/
 
 clean:
 	rm -rf $(BUILD) build-san build-tsan

@@ -54,12 +54,14 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 				  "alone (a %s check): 'respin results' "
 				  "names the patches it fails on", name,
 				  check_kind_name(want->kind));
-	if (subtest && want->kind != CHECK_KTAP)
+	if (subtest && want->kind != CHECK_KTAP &&
+	    want->kind != CHECK_KSELFTEST)
 		return error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
-				  "check; '%s' is a %s check", name,
+				  "or kselftest check; '%s' is a %s check", name,
 				  check_kind_name(want->kind));
 	strbuf_addstr(&only, name);
-	if (want->kind == CHECK_KTAP || want->kind == CHECK_BENCH)
+	if (want->kind == CHECK_KTAP || want->kind == CHECK_BENCH ||
+	    want->kind == CHECK_KSELFTEST)
 		for (i = 0; i < l->nr; i++)
 			if (l->items[i].kind == CHECK_BUILD)
 				strbuf_addf(&only, ",%s", l->items[i].name);

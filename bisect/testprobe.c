@@ -133,7 +133,8 @@ int test_probe_stored(struct test_probe *tp, size_t i,
 			*out = BISECT_SKIP;
 			r = 0;
 		}
-	} else if (tp->subtest && tp->c->kind == CHECK_KTAP &&
+	} else if (tp->subtest && (tp->c->kind == CHECK_KTAP ||
+				   tp->c->kind == CHECK_KSELFTEST) &&
 		   (res.status == RESULT_PASS || res.status == RESULT_FAIL)) {
 		r = judge_subtests(tp, i, key.buf, out);
 	} else {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/checks.h"
 #include "ci/artifacts.h"
+#include "ci/kselftest.h"
 #include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
@@ -12,7 +13,7 @@
 
 static const char *const kind_names[] = {
 	"build", "lint", "ktap", "bench", "command",
-	"sparse", "w1", "kdoc", "coccicheck",
+	"sparse", "w1", "kdoc", "coccicheck", "kselftest",
 };
 
 unsigned int check_stats_flags(const struct check *c)
@@ -72,6 +73,9 @@ static void check_free_fields(struct check *c)
 	free(c->artifacts);
 	free(c->partition);
 	free(c->constraint);
+	free(c->targets);
+	free(c->append);
+	free(c->runner);
 }
 
 void checks_release(struct check_list *l)
@@ -88,6 +92,34 @@ static void set_str(char **field, const char *v)
 {
 	free(*field);
 	*field = xstrdup(v);
+}
+
+/* "vm net/forwarding": names kselftest_target_valid() takes. */
+static int targets_check(const char *key, const char *v)
+{
+	struct strbuf name = STRBUF_INIT;
+	const char *p = v;
+	int n = 0, r = 0;
+
+	while (*p && !r) {
+		size_t len;
+
+		p += strspn(p, " \t,");
+		len = strcspn(p, " \t,");
+		if (!len)
+			break;
+		strbuf_reset(&name);
+		strbuf_add(&name, p, len);
+		if (!kselftest_target_valid(name.buf))
+			r = error("%s: '%s' is not a directory name under "
+				  "tools/testing/selftests", key, name.buf);
+		n++;
+		p += len;
+	}
+	if (!r && !n)
+		r = error("%s: no target (like 'vm')", key);
+	strbuf_release(&name);
+	return r;
 }
 
 struct load_state {
@@ -121,8 +153,8 @@ static int config_entry(const git_config_entry *e, void *data)
 				break;
 		if (k == sizeof(kind_names) / sizeof(*kind_names)) {
 			st->err = error("%s: unknown kind '%s' (build, lint, "
-					"ktap, bench, command, sparse, w1, kdoc "
-					"or coccicheck)", e->name, v);
+					"ktap, bench, command, sparse, w1, kdoc, "
+					"coccicheck or kselftest)", e->name, v);
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -187,6 +219,17 @@ static int config_entry(const git_config_entry *e, void *data)
 		set_str(&c->partition, v);
 	} else if (!strcasecmp(key, "constraint")) {
 		set_str(&c->constraint, v);
+	} else if (!strcasecmp(key, "targets")) {
+		if (targets_check(e->name, v) < 0) {
+			st->err = RESPIN_ERR;
+			strbuf_release(&cname);
+			return -1;
+		}
+		set_str(&c->targets, v);
+	} else if (!strcasecmp(key, "append")) {
+		set_str(&c->append, v);
+	} else if (!strcasecmp(key, "runner")) {
+		set_str(&c->runner, v);
 	} else if (!strcasecmp(key, "mean")) {
 		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic")) {
 			st->err = error("%s: '%s' is not harmonic or "
@@ -227,6 +270,11 @@ static void hash_check(struct check *c)
 	 */
 	if (c->kind == CHECK_BENCH && c->constraint)
 		strbuf_addf(&sb, "constraint %s\n", c->constraint);
+	/* what a kselftest check runs (the runner's path is not it) */
+	if (c->kind == CHECK_KSELFTEST)
+		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",
+			    c->targets ? c->targets : "",
+			    c->append ? c->append : "");
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(c->hash, sizeof(c->hash), &oid);
 	strbuf_release(&sb);
@@ -295,8 +343,15 @@ int checks_load(git_repository *repo, struct check_list *out)
 	}
 	for (i = 0; i < out->nr; i++) {
 		c = &out->items[i];
+		if (c->kind == CHECK_KSELFTEST && !c->targets) {
+			r = error("check '%s' has no targets: set "
+				  "respin.check.%s.targets (like 'vm')",
+				  c->name, c->name);
+			goto out;
+		}
 		/* the static kinds have a default command each */
-		if (!c->command && !c->builtin && !check_kind_static(c->kind)) {
+		if (!c->command && !c->builtin && !check_kind_static(c->kind) &&
+		    c->kind != CHECK_KSELFTEST) {
 			r = error("check '%s' has no command: set "
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;

@@ -9,7 +9,7 @@
  *
  *	[respin "check.NAME"]
  *		kind = build | lint | ktap | bench | command
- *		       | sparse | w1 | kdoc | coccicheck
+ *		       | sparse | w1 | kdoc | coccicheck | kselftest
  *		command = ...		(run with sh -c in the tree)
  *		timeout = SECONDS
  *		metric = NAME		(bench: "respin-metric: NAME VALUE")
@@ -23,6 +23,9 @@
  *		executor = local | ...	(where it runs; see ci/executor.h)
  *		partition = NAME	(a cluster's queue for its jobs)
  *		constraint = FEATURES	(the node type its jobs ask for)
+ *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
+ *		append = TEXT		(kselftest: more kernel command line)
+ *		runner = PATH		(kselftest: respin-qemu-ktap)
  *
  * Two are built in and work in any kernel tree: "checkpatch" (lint)
  * and "build".  A check's definition hash covers what decides its
@@ -40,6 +43,8 @@ enum check_kind {
 	CHECK_W1,
 	CHECK_KDOC,
 	CHECK_COCCI,
+	/* the tree's own selftests, in its kernel (ci/check-kselftest.c) */
+	CHECK_KSELFTEST,
 };
 
 struct check {
@@ -56,6 +61,9 @@ struct check {
 	char *artifacts;	/* build: paths under the build directory */
 	char *partition;	/* a cluster executor's queue, or NULL */
 	char *constraint;	/* the node type it asks for, or NULL */
+	char *targets;		/* kselftest: "vm net", as configured */
+	char *append;		/* kselftest: more kernel command line */
+	char *runner;		/* kselftest: the QEMU runner, or NULL */
 	int builtin;
 	char hash[41];		/* definition hash */
 };

@@ -78,6 +78,8 @@ static int list_checks(struct check_list *l, int json)
 			json_string_member(&j, "name", c->name);
 			json_string_member(&j, "kind", check_kind_name(c->kind));
 			json_string_member(&j, "command", c->command);
+			if (c->kind == CHECK_KSELFTEST)
+				json_string_member(&j, "targets", c->targets);
 			if (static_kind(c->kind) && !c->command)
 				json_string_member(&j, "default_command",
 						   static_kind(c->kind)->command);
@@ -108,6 +110,14 @@ static int list_checks(struct check_list *l, int json)
 
 			const struct static_kind *sk = static_kind(c->kind);
 
+			if (c->kind == CHECK_KSELFTEST) {
+				strbuf_addf(&out, "%-16s %-8s selftests %s: "
+					    "built static, run in QEMU "
+					    "(respin-qemu-ktap)\n", c->name,
+					    check_kind_name(c->kind),
+					    c->targets);
+				continue;
+			}
 			strbuf_addf(&out, "%-16s %-8s %s%s\n", c->name,
 				    check_kind_name(c->kind),
 				    c->command ? c->command :

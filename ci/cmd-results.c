@@ -120,6 +120,18 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				if (cell->have_cmp)
 					grid_comparison_json(&j, &cell->cmp);
 			}
+			if (c->kind == CHECK_KSELFTEST && cell->ks) {
+				warning_set_json(&j, "new_tests",
+						 &cell->ks->new_tests);
+				warning_set_json(&j, "gone_tests",
+						 &cell->ks->gone_tests);
+				warning_set_json(&j, "broken_tests",
+						 &cell->ks->broken);
+				warning_set_json(&j, "fixed_tests",
+						 &cell->ks->fixed);
+				warning_set_json(&j, "flipped_tests",
+						 &cell->ks->flipped);
+			}
 			if (c->kind == CHECK_BUILD ||
 			    check_kind_static(c->kind)) {
 				warning_set_json(&j, "warnings", &cell->warnings);

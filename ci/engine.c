@@ -31,6 +31,7 @@ static const struct check_kind_ops *const kinds[] = {
 	&check_w1_ops,
 	&check_kdoc_ops,
 	&check_cocci_ops,
+	&check_kselftest_ops,
 };
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k)

@@ -32,6 +32,9 @@ void grid_release(struct grid *g)
 			free(c->samples);
 			free(c->seq);
 			free(c->base_samples);
+			if (c->ks)
+				kselftest_changes_release(c->ks);
+			free(c->ks);
 		}
 		free(g->cells);
 	}
@@ -125,6 +128,41 @@ static void diff_warnings(struct grid *g, size_t k)
 	}
 }
 
+/* Kselftest k: the tests new, gone, broken and fixed at each patch. */
+static int diff_kselftest(struct grid *g, struct results *rs,
+			  const struct check *c, size_t k)
+{
+	struct strbuf before = STRBUF_INIT, now = STRBUF_INIT;
+	size_t i;
+	int r = 0;
+
+	for (i = 1; i <= g->v->nr_patches && r >= 0; i++) {
+		struct grid_cell *cur = grid_cell(g, i, k);
+		const struct grid_cell *prev = grid_cell(g, i - 1, k);
+
+		if (!cur->have || !prev->have)
+			continue;
+		strbuf_reset(&before);
+		strbuf_reset(&now);
+		r = results_log(rs, c->hash, prev->res.key, &before);
+		if (!r)
+			r = results_log(rs, c->hash, cur->res.key, &now);
+		if (r == RESPIN_ENOTFOUND) {
+			error_clear();
+			r = 0;
+			continue;
+		}
+		if (r < 0)
+			break;
+		cur->ks = xcalloc(1, sizeof(*cur->ks));
+		kselftest_changes_compute(cur->ks, before.buf, before.len,
+					  now.buf, now.len);
+	}
+	strbuf_release(&before);
+	strbuf_release(&now);
+	return r;
+}
+
 int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 	      const struct check_list *checks,
 	      const struct series_version *v)
@@ -150,6 +188,9 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 			compare_bench(g, &checks->items[k], k);
 		else if (checks->items[k].kind == CHECK_BUILD)
 			diff_warnings(g, k);
+		else if (checks->items[k].kind == CHECK_KSELFTEST &&
+			 (r = diff_kselftest(g, rs, &checks->items[k], k)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -289,9 +330,13 @@ void grid_cell_text(struct strbuf *out, const struct check *c,
 		build_text(out, cell, i);
 	else if (c->kind == CHECK_BENCH && cell->nr_samples)
 		bench_text(out, cell, i);
-	else
+	else {
 		strbuf_addstr(out, cell->res.summary ? cell->res.summary :
 			      result_status_name(cell->res.status));
+		/* a kselftest cell: what the patch changed */
+		if (cell->ks)
+			kselftest_changes_text(cell->ks, out);
+	}
 }
 
 /*

@@ -3,6 +3,7 @@
 #define RESPIN_CI_GRID_H
 
 #include "ci/checks.h"
+#include "ci/kselftest.h"
 #include "ci/results.h"
 #include "ci/stats.h"
 #include "ci/warnings.h"
@@ -30,6 +31,8 @@ struct grid_cell {
 	size_t nr_base_samples;
 	struct stats_comparison cmp;	/* bench: against those */
 	int have_cmp;
+	/* kselftest: what changed since the row above, or NULL */
+	struct kselftest_changes *ks;
 };
 
 struct grid {

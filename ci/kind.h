@@ -83,6 +83,8 @@ extern const struct check_kind_ops check_build_ops, check_lint_ops,
 /* the static analysis kinds (ci/check-static.c) */
 extern const struct check_kind_ops check_sparse_ops, check_w1_ops,
 	check_kdoc_ops, check_cocci_ops;
+/* the tree's own selftests in its kernel (ci/check-kselftest.c) */
+extern const struct check_kind_ops check_kselftest_ops;
 
 /*
  * Judged: counts it (FAIL and TIMEOUT failed) and stores it, except a

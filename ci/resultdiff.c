@@ -312,6 +312,7 @@ static int compare_check(struct resultdiff_check *rc, struct results *rs)
 		r = compare_lint(rc, rs);
 		break;
 	case CHECK_KTAP:
+	case CHECK_KSELFTEST:
 		r = compare_ktap(rc, rs);
 		break;
 	case CHECK_COMMAND:
@@ -619,7 +620,7 @@ static void json_check(struct json *j, const struct resultdiff_check *rc)
 	} else if (kind == CHECK_LINT) {
 		json_findings(j, "new_findings", &rc->new_findings);
 		json_findings(j, "gone_findings", &rc->gone_findings);
-	} else if (kind == CHECK_KTAP) {
+	} else if (kind == CHECK_KTAP || kind == CHECK_KSELFTEST) {
 		json_flips(j, rc);
 	} else if (kind == CHECK_BENCH) {
 		json_key(j, "direct");

@@ -697,12 +697,17 @@ make_checked_fixture() {
 		"perl $_cp --terse --show-types --showfile --no-tree -"
 }
 
-# kernel_test_repo DIR KSRC: a clone (--shared) of the kernel tree KSRC
+# kernel_test_repo DIR KSRC [OPT...]: a clone (--shared) of the kernel tree KSRC
 # (tools/kernel-tree.sh) kept in DIR between runs, with a branch
 # mm-unstable; cd's into it, checks out mm-unstable clean and gives it
-# a .config (tinyconfig for QEMU plus COMPACTION and MIGRATION) once.
-# Each kernel test has a DIR of its own.
+# a .config (tinyconfig for QEMU plus COMPACTION and MIGRATION, and
+# each OPT given after KSRC) once.  Each kernel test has a DIR of its own.
 kernel_test_repo() {
+	_ktr_opts=
+	for _o in $(shift 2 && echo "$@")
+	do
+		_ktr_opts="$_ktr_opts --enable $_o" || return 1
+	done
 	if [ ! -d "$1/.git" ]; then
 		rm -rf "$1.tmp" &&
 		git clone -q --shared "$2" "$1.tmp" &&
@@ -715,7 +720,7 @@ kernel_test_repo() {
 	git clean -q -fdx -e .config &&
 	if [ ! -f .config ]; then
 		sh "$SRC_DIR/tools/kernel-config-tiny.sh" --enable COMPACTION \
-			--enable MIGRATION . "$TRASH/cfg" >/dev/null &&
+			--enable MIGRATION $_ktr_opts . "$TRASH/cfg" >/dev/null &&
 		cp "$TRASH/cfg/.config" .config
 	fi
 }

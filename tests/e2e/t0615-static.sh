@@ -263,7 +263,7 @@ test_expect_success 'an unknown kind names the kinds there are' '
 	git config respin.check.bad.kind sparce &&
 	test_when_finished "git config --remove-section respin.check.bad" &&
 	test_expect_code 128 respin check --list >out 2>err &&
-	test_grep "unknown kind .sparce. (build, lint, ktap, bench, command, sparse, w1, kdoc or coccicheck)" err
+	test_grep "unknown kind .sparce. (build, lint, ktap, bench, command, sparse, w1, kdoc, coccicheck or kselftest)" err
 '
 
 test_expect_success 'bisect: a static check looks at each patch alone' '

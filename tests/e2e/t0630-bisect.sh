@@ -119,7 +119,7 @@ test_expect_success 'bad use: 129 with what to do; an unknown series: 128' '
 	test_grep "looks at each patch alone" err &&
 	git config respin.check.checkpatch.enabled false &&
 	test_expect_code 129 respin bisect b --check nb --subtest x 2>err &&
-	test_grep "subtest goes with a ktap check" err &&
+	test_grep "subtest goes with a ktap or kselftest check" err &&
 	test_expect_code 129 respin bisect b --check nb --retries -3 2>err &&
 	git config respin.bisect.retries lots &&
 	test_expect_code 129 respin bisect b --check nb 2>err &&
