@@ -215,6 +215,8 @@ static int plan(struct build_chain *ch, struct engine *e,
 	int r = 0, first = 1, config = build_config_command(e, &cfg, &log);
 	size_t i, k;
 
+	if (config < 0)
+		r = config;
 	for (i = 0; i <= e->v->nr_patches && r >= 0; i++) {
 		git_oid tree;
 

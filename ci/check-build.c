@@ -9,8 +9,10 @@
  */
 #include "ci/kind.h"
 #include "ci/artifacts.h"
+#include "ci/kconfig.h"
 #include "ci/warnings.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
@@ -168,14 +170,75 @@ static int trees_changed(git_repository *repo, const git_oid *a,
  * one: 1 and the command (the user's .config, else tinyconfig), with
  * what the log says of it; 0 none is to be made.
  */
+/*
+ * kconfig = tiny-qemu: tools/kernel-config-tiny.sh with the options
+ * the series wants (ci/kconfig.h) as --try, so that one its tree cannot
+ * have is said, not fatal.  The same .config for every patch: from
+ * what the whole series touches.
+ */
+static int tiny_qemu_command(struct engine *e, struct strbuf *cmd,
+			     struct strbuf *log)
+{
+	struct strbuf opts = STRBUF_INIT, tool = STRBUF_INIT;
+	git_tree *base = NULL, *tip = NULL;
+	git_commit *cb = NULL, *ct = NULL;
+	const char *p;
+	int r;
+
+	r = respin_tool_path("kernel-config-tiny.sh", &tool);
+	if (r == RESPIN_ENOTFOUND) {
+		r = error("kconfig = tiny-qemu needs kernel-config-tiny.sh: "
+			  "not beside respin (tools/ in its build tree, "
+			  "libexec/respin/ where it is installed)");
+		goto out;
+	}
+	if (git_commit_lookup(&cb, e->repo, engine_commit(e->v, 0)) < 0 ||
+	    git_commit_lookup(&ct, e->repo,
+			      engine_commit(e->v, e->v->nr_patches)) < 0 ||
+	    git_commit_tree(&base, cb) < 0 || git_commit_tree(&tip, ct) < 0) {
+		r = error_git("cannot read the series' trees");
+		goto out;
+	}
+	r = kconfig_wanted(e->repo, base, tip, &opts);
+	if (r < 0)
+		goto out;
+	strbuf_addstr(cmd, "sh ");
+	strbuf_add_sq(cmd, tool.buf);
+	/* (each a plain name: kconfig_wanted() keeps no other) */
+	for (p = opts.buf; *p; ) {
+		size_t n = strcspn(p, " ");
+
+		strbuf_addf(cmd, " --try %.*s", (int)n, p);
+		p += n;
+		if (*p)
+			p++;
+	}
+	strbuf_addstr(cmd, " \"$RESPIN_SRC\" \"$RESPIN_BUILD\"");
+	strbuf_addf(log, "respin: kconfig = tiny-qemu: a tinyconfig for QEMU"
+		    "%s%s\n", opts.len ? " with, where they can be, " : "",
+		    opts.buf);
+	r = 1;
+out:
+	git_tree_free(base);
+	git_tree_free(tip);
+	git_commit_free(cb);
+	git_commit_free(ct);
+	strbuf_release(&opts);
+	strbuf_release(&tool);
+	return r;
+}
+
 int build_config_command(struct engine *e, struct strbuf *cmd,
 			 struct strbuf *log)
 {
 	const char *top = git_repository_workdir(e->repo);
+	const struct check *b = engine_build_check(e);
 
 	if (!engine_file_exists(e->wt.path, "Kconfig") ||
 	    engine_file_exists(e->wt.build_dir, ".config"))
 		return 0;
+	if (b && b->kconfig && !strcmp(b->kconfig, "tiny-qemu"))
+		return tiny_qemu_command(e, cmd, log);
 	if (top && engine_file_exists(top, ".config")) {
 		strbuf_addf(cmd, "cp '%s.config' \"$RESPIN_BUILD/.config\" && "
 			    "make ARCH=x86_64 O=\"$RESPIN_BUILD\" olddefconfig",
@@ -196,9 +259,14 @@ static int prepare_config(struct engine *e, const struct check *c, size_t i,
 	struct strbuf cmd = STRBUF_INIT, src = STRBUF_INIT;
 	struct run_result res;
 	int chained = build_chain_has(e, tree, "config");
-	int r = 0;
+	/* (chained: -1 no chain, 0 a chain without this step, 1 with it) */
+	int r = 0, own = chained < 0 ? build_config_command(e, &cmd, log) : 0;
 
-	if (!chained || !build_config_command(e, &cmd, log)) {
+	if (own < 0) {
+		strbuf_release(&cmd);
+		return own;
+	}
+	if (!own) {
 		if (chained > 0) {
 			/* (the node made it already: the log says so) */
 			strbuf_addstr(log, "respin: making a .config first\n");

@@ -2,6 +2,7 @@
 #include "ci/checks.h"
 #include "ci/artifacts.h"
 #include "ci/kselftest.h"
+#include "ci/preset.h"
 #include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
@@ -66,6 +67,7 @@ struct check *checks_find(struct check_list *l, const char *name)
 
 static void check_free_fields(struct check *c)
 {
+	free(c->kconfig);
 	free(c->name);
 	free(c->command);
 	free(c->metric);
@@ -238,6 +240,17 @@ static int config_entry(const git_config_entry *e, void *data)
 			return -1;
 		}
 		c->harmonic = !strcasecmp(v, "harmonic");
+	} else if (!strcasecmp(key, "kconfig")) {
+		if (strcmp(v, "current") && strcmp(v, "tiny-qemu")) {
+			st->err = error("%s: '%s' is not current (your .config, "
+					"else tinyconfig) or tiny-qemu (a "
+					"tinyconfig that boots under QEMU, with "
+					"the options the series needs)",
+					e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		set_str(&c->kconfig, v);
 	} else if (!strcasecmp(key, "enabled")) {
 		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
 		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
@@ -270,6 +283,10 @@ static void hash_check(struct check *c)
 	 */
 	if (c->kind == CHECK_BENCH && c->constraint)
 		strbuf_addf(&sb, "constraint %s\n", c->constraint);
+	/* another .config builds another kernel */
+	if (c->kind == CHECK_BUILD && c->kconfig &&
+	    strcmp(c->kconfig, "current"))
+		strbuf_addf(&sb, "kconfig %s\n", c->kconfig);
 	/* what a kselftest check runs (the runner's path is not it) */
 	if (c->kind == CHECK_KSELFTEST)
 		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",
@@ -280,7 +297,61 @@ static void hash_check(struct check *c)
 	strbuf_release(&sb);
 }
 
+/*
+ * The preset's settings, before the user's: the checks they make or
+ * change are marked as the preset's.
+ */
+static int apply_preset(git_config *cfg, const char *name,
+			struct load_state *st)
+{
+	const char *own = NULL;
+	const struct preset *p;
+	size_t k;
+	int r = 0;
+
+	if (!name) {
+		if (git_config_get_string(&own, cfg, "respin.check.preset") ||
+		    !*own)
+			return 0;	/* none */
+		name = own;
+	}
+	p = preset_find(name);
+	if (!p) {
+		struct strbuf known = STRBUF_INIT;
+
+		preset_names(&known);
+		r = error_code(RESPIN_EUSAGE, "%s '%s': no such preset "
+			       "(there are: %s)", own ? "respin.check.preset "
+			       "is" : "--preset", name, known.buf);
+		strbuf_release(&known);
+		return r;
+	}
+	for (k = 0; k < p->nr && !r; k++) {
+		git_config_entry e;
+		const char *cname = p->settings[k].key + 13;
+		struct strbuf n = STRBUF_INIT;
+		struct check *c;
+
+		memset(&e, 0, sizeof(e));
+		e.name = p->settings[k].key;
+		e.value = p->settings[k].value;
+		r = config_entry(&e, st) < 0 ? st->err : 0;
+		strbuf_add(&n, cname, strcspn(cname, "."));
+		c = checks_find(st->l, n.buf);
+		if (c)
+			c->preset = p->name;	/* (static: it stays) */
+		strbuf_release(&n);
+	}
+	return r;
+}
+
 int checks_load(git_repository *repo, struct check_list *out)
+{
+	return checks_load_preset(repo, NULL, out);
+}
+
+int checks_load_preset(git_repository *repo, const char *preset,
+		       struct check_list *out)
 {
 	struct load_state st = { out, 0, NULL, 0, 0 };
 	git_config *cfg = NULL;
@@ -300,6 +371,9 @@ int checks_load(git_repository *repo, struct check_list *out)
 
 	if (git_repository_config_snapshot(&cfg, repo) < 0)
 		return error_git("cannot read git config");
+	r = apply_preset(cfg, preset, &st);
+	if (r < 0)
+		goto out;
 	{
 		/*
 		 * Walk every entry and pick ours: libgit2's regex matching

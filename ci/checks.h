@@ -26,6 +26,9 @@
  *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
  *		append = TEXT		(kselftest: more kernel command line)
  *		runner = PATH		(kselftest: respin-qemu-ktap)
+ *		kconfig = current | tiny-qemu	(build: which .config)
+ *
+ *	respin.check.preset = NAME	(a preset's checks first: ci/preset.h)
  *
  * Two are built in and work in any kernel tree: "checkpatch" (lint)
  * and "build".  A check's definition hash covers what decides its
@@ -65,6 +68,8 @@ struct check {
 	char *append;		/* kselftest: more kernel command line */
 	char *runner;		/* kselftest: the QEMU runner, or NULL */
 	int builtin;
+	char *kconfig;		/* build: NULL or "current", "tiny-qemu" */
+	const char *preset;	/* the preset that set it up, or NULL */
 	char hash[41];		/* definition hash */
 };
 
@@ -80,8 +85,14 @@ const char *check_kind_name(enum check_kind k);
  * findings the patch adds.  No result on the base.
  */
 int check_kind_static(enum check_kind k);
-/* Reads the built-ins and git config; errors name the bad key. */
+/*
+ * Reads the built-ins, the preset's settings (respin.check.preset, or
+ * preset when not NULL: respin check --preset) and git config; errors
+ * name the bad key, an unknown preset is RESPIN_EUSAGE.
+ */
 int checks_load(git_repository *repo, struct check_list *out);
+int checks_load_preset(git_repository *repo, const char *preset,
+		       struct check_list *out);
 void checks_release(struct check_list *l);
 struct check *checks_find(struct check_list *l, const char *name);
 /* The stats flags of a bench check (higher is better, harmonic). */

@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 static const char *const usage[] = {
-	"respin check <name>[@v<n>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>] [--wait]",
-	"respin check --list [--json]",
+	"respin check <name>[@v<n>] [--preset <p>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>] [--wait]",
+	"respin check --list [--preset <p>] [--json]",
 	NULL
 };
 
@@ -86,6 +86,10 @@ static int list_checks(struct check_list *l, int json)
 			json_key(&j, "timeout");
 			json_double(&j, c->timeout);
 			json_bool_member(&j, "builtin", c->builtin);
+			if (c->preset)
+				json_string_member(&j, "preset", c->preset);
+			if (c->kconfig)
+				json_string_member(&j, "kconfig", c->kconfig);
 			if (c->kind == CHECK_BENCH) {
 				json_string_member(&j, "metric", c->metric);
 				json_string_member(&j, "pattern", c->pattern);
@@ -109,25 +113,35 @@ static int list_checks(struct check_list *l, int json)
 			const struct check *c = &l->items[i];
 
 			const struct static_kind *sk = static_kind(c->kind);
+			int tiny = c->kconfig &&
+				   !strcmp(c->kconfig, "tiny-qemu");
+			const char *what = c->command ? c->command :
+				sk ? sk->brief :
+				c->kind == CHECK_LINT ?
+				"scripts/checkpatch.pl --terse --show-types "
+				"--showfile - (each patch's mail)" :
+				tiny ? "make O=$RESPIN_BUILD -j$(nproc) (a "
+				"tinyconfig for QEMU with the options the "
+				"series' files and the mm selftests need)" :
+				c->kind == CHECK_BUILD ?
+				"make O=$RESPIN_BUILD -j$(nproc) (the current "
+				".config, else tinyconfig)" : "(no command)";
 
-			if (c->kind == CHECK_KSELFTEST) {
-				strbuf_addf(&out, "%-16s %-8s selftests %s: "
-					    "built static, run in QEMU "
-					    "(respin-qemu-ktap)\n", c->name,
-					    check_kind_name(c->kind),
+			strbuf_addf(&out, "%-16s %-8s ", c->name,
+				    check_kind_name(c->kind));
+			if (c->kind == CHECK_KSELFTEST)
+				strbuf_addf(&out, "selftests %s: built static, "
+					    "run in QEMU (respin-qemu-ktap)",
 					    c->targets);
-				continue;
-			}
-			strbuf_addf(&out, "%-16s %-8s %s%s\n", c->name,
-				    check_kind_name(c->kind),
-				    c->command ? c->command :
-				    sk ? sk->brief :
-				    c->kind == CHECK_LINT ?
-				    "scripts/checkpatch.pl --terse --show-types "
-				    "--showfile - (each patch's mail)" :
-				    "make O=$RESPIN_BUILD -j$(nproc) (the "
-				    "current .config, else tinyconfig)",
-				    c->builtin ? "  [built in]" : "");
+			else
+				strbuf_addstr(&out, what);
+			if (c->builtin || c->preset)
+				strbuf_addf(&out, "  [%s%s%s%s]",
+					    c->builtin ? "built in" : "",
+					    c->builtin && c->preset ? ", " : "",
+					    c->preset ? "preset " : "",
+					    c->preset ? c->preset : "");
+			strbuf_addch(&out, '\n');
 		}
 	}
 	fwrite(out.buf, 1, out.len, stdout);
@@ -137,11 +151,13 @@ static int list_checks(struct check_list *l, int json)
 
 int cmd_check(int argc, const char **argv, struct command_context *ctx)
 {
-	const char *only = NULL;
+	const char *only = NULL, *preset = NULL;
 	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1, wait = 0;
 	int exit_code, n, r;
 	size_t i;
 	struct option opts[] = {
+		OPT_STRING(0, "preset", &preset, "p", "add preset p's checks "
+			   "(mm; respin.check.preset keeps one)"),
 		OPT_STRING(0, "only", &only, "c1,c2", "run only these checks"),
 		OPT_INT(0, "patch", &patch, "i", "only patch i (0: the base)"),
 		OPT_BOOL(0, "base-too", &base_too,
@@ -165,7 +181,7 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	if (n < 0)
 		return exit_code;
 	series_init(&s, "");
-	r = checks_load(ctx->repo, &checks);
+	r = checks_load_preset(ctx->repo, preset, &checks);
 	if (r < 0)
 		goto fail;
 	if (only) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tools/kernel-config-tiny.sh [--build] [--enable OPT]... KSRC OUTDIR
+# tools/kernel-config-tiny.sh [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR
 #
 # Writes OUTDIR/.config: a 64-bit x86 tinyconfig that boots under QEMU
 # with a serial console and an initramfs holding static test programs
@@ -25,6 +25,10 @@
 # --build: then also `make -jNPROC bzImage` and print the path of
 # OUTDIR/arch/x86/boot/bzImage on stdout.
 # --enable OPT: one more option (without CONFIG_), repeatable.
+# --try OPT: one more option if its dependencies allow it: one that
+#   olddefconfig drops is named on stderr, not an error (what respin's
+#   kconfig = tiny-qemu asks for: the options of the touched files and
+#   of the selftests, found in the tree).
 #
 # Environment: MAKE (default make), JOBS (default nproc).
 set -eu
@@ -37,10 +41,11 @@ MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
 FILE_LOCKING"
 
 die() { echo "kernel-config-tiny: error: $*" >&2; exit 1; }
-usage() { echo "usage: $0 [--build] [--enable OPT]... KSRC OUTDIR" >&2; exit 129; }
+usage() { echo "usage: $0 [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR" >&2; exit 129; }
 
 build=
 extra=
+tries=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=1; shift ;;
@@ -48,7 +53,10 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || usage
 		extra="$extra ${2#CONFIG_}"; shift 2 ;;
 	--enable=*) o=${1#--enable=}; extra="$extra ${o#CONFIG_}"; shift ;;
-	-h|--help) sed -n '3,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--try)
+		[ $# -ge 2 ] || usage
+		tries="$tries ${2#CONFIG_}"; shift 2 ;;
+	-h|--help) sed -n '3,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
@@ -68,7 +76,13 @@ out=$(cd "$out" && pwd)
 [ "$ksrc" != "$out" ] || die "OUTDIR must not be the source tree"
 
 opts=$(echo $base_opts $extra)
-want="$format: $opts"
+tries=$(echo $tries)
+for o in $opts $tries; do
+	case $o in
+	*[!A-Za-z0-9_]*|"") die "'$o' is not an option name" ;;
+	esac
+done
+want="$format: $opts${tries:+ try: $tries}"
 stamp=$out/.respin-tiny-config
 km() { $MAKE -s -C "$ksrc" ARCH=x86_64 O="$out" "$@"; }
 
@@ -77,10 +91,10 @@ if [ -f "$out/.config" ] && [ -f "$stamp" ] &&
 	:
 else
 	rm -f "$stamp"
-	echo "kernel-config-tiny: tinyconfig + $opts" >&2
+	echo "kernel-config-tiny: tinyconfig + $opts${tries:+ (if they can be: $tries)}" >&2
 	km tinyconfig >&2
 	set --
-	for o in $opts; do set -- "$@" --enable "$o"; done
+	for o in $opts $tries; do set -- "$@" --enable "$o"; done
 	"$ksrc/scripts/config" --file "$out/.config" "$@"
 	km olddefconfig >&2
 	missing=
@@ -89,6 +103,12 @@ else
 	done
 	[ -z "$missing" ] ||
 		die "not enabled after olddefconfig (missing dependencies?):$missing"
+	dropped=
+	for o in $tries; do
+		grep -qx "CONFIG_$o=y" "$out/.config" || dropped="$dropped $o"
+	done
+	[ -z "$dropped" ] ||
+		echo "kernel-config-tiny: not enabled (their dependencies are not):$dropped" >&2
 	echo "$want" >"$stamp"
 fi
 

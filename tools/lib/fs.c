@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int mkdir_parents(const char *path)
 {
@@ -42,4 +44,33 @@ int mkdir_leading(const char *path)
 	r = mkdir_parents(dir);
 	free(dir);
 	return r;
+}
+
+int respin_tool_path(const char *name, struct strbuf *out)
+{
+	static const char *const near[] = {
+		"/../tools/",		/* the build tree: build/respin */
+		"/../libexec/respin/",	/* installed: PREFIX/bin/respin */
+	};
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t k;
+
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		for (k = 0; k < sizeof(near) / sizeof(*near); k++) {
+			strbuf_reset(out);
+			strbuf_addf(out, "%s%s%s", exe, near[k], name);
+			if (!access(out->buf, F_OK))
+				return 0;
+		}
+	}
+	strbuf_reset(out);
+	strbuf_addstr(out, name);
+	return RESPIN_ENOTFOUND;
 }

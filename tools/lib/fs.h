@@ -11,4 +11,13 @@ int mkdir_parents(const char *path);
 /* The same for the directories that lead to path (a file's folder). */
 int mkdir_leading(const char *path);
 
+struct strbuf;
+/*
+ * A helper program of respin's own (tools/NAME in the build tree,
+ * PREFIX/libexec/respin/NAME installed), found beside the running
+ * respin: 0 and its path in out; RESPIN_ENOTFOUND and NAME alone in out
+ * (left to PATH) when neither is there.
+ */
+int respin_tool_path(const char *name, struct strbuf *out);
+
 #endif

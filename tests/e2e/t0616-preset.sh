@@ -1,0 +1,142 @@
+#!/bin/sh
+# respin check --preset mm and respin.check.preset: the checks a preset
+# adds (listed, marked, changed or switched off by the user's config),
+# an unknown preset; and the build's kconfig = tiny-qemu in a
+# kernel-shaped fixture: kernel-config-tiny.sh with the options the
+# touched files' Makefile and the mm selftests' config name, an option
+# its dependencies leave out named, not fatal.
+. "$(dirname "$0")/lib.sh"
+
+make_fixture k && cd k || exit 1
+# kernel-shaped: a top Kconfig, scripts/config, tinyconfig and
+# olddefconfig targets; olddefconfig drops CONFIG_NEEDS_MISSING (an
+# option whose dependencies are not met)
+echo 'mainmenu "fixture"' >Kconfig
+mkdir -p scripts &&
+cat >scripts/config <<'EOM'
+#!/bin/sh
+# the fixture's scripts/config: --file F, then --enable NAME...
+f=$2
+shift 2
+while [ $# -gt 1 ]; do
+	echo "CONFIG_$2=y" >>"$f"
+	shift 2
+done
+EOM
+chmod +x scripts/config
+cat >>Makefile <<'EOM'
+
+tinyconfig:
+	@mkdir -p $(objtree)
+	@echo "CONFIG_FIXTURE_tinyconfig=y" >$(objtree)/.config
+olddefconfig:
+	@grep -v '^CONFIG_NEEDS_MISSING=' $(objtree)/.config >$(objtree)/.config.new || :
+	@mv $(objtree)/.config.new $(objtree)/.config
+EOM
+printf 'obj-y := page_alloc.o\nobj-$(CONFIG_COMPACTION) += compaction.o \\\n\tnot_here.o\nobj-$(CONFIG_VMSCAN_X) += vmscan.o\n' >mm/Makefile
+printf 'CONFIG_USERFAULTFD=y\nCONFIG_TEST_HMM=m\nCONFIG_NEEDS_MISSING=y\n' \
+	>tools/testing/selftests/mm/config
+git add Kconfig Makefile scripts/config mm/Makefile tools/testing/selftests/mm/config &&
+git commit -qm "make it kernel-shaped" || exit 1
+git branch -f mm-unstable HEAD
+git checkout -q -b work
+echo "/* one */" >>mm/compaction.c &&
+git commit -qam "mm/compaction: a comment" -m "Signed-off-by: A U Thor <author@example.org>" || exit 1
+respin track k --base mm-unstable >/dev/null
+git config respin.check.checkpatch.enabled false
+
+test_expect_success 'kconfig = tiny-qemu: the touched file'"'"'s option and the selftests'"'"' ones, tried' '
+	git config respin.check.build.kconfig tiny-qemu &&
+	git config respin.check.build.command true &&
+	respin check k >out 2>err &&
+	test_grep "^2 run, 0 reused, 0 failed$" out &&
+	cfg=.git/respin/build/k/.config &&
+	test_grep "^CONFIG_FIXTURE_tinyconfig=y$" $cfg &&
+	test_grep "^CONFIG_64BIT=y$" $cfg &&
+	test_grep "^CONFIG_COMPACTION=y$" $cfg &&
+	test_grep "^CONFIG_USERFAULTFD=y$" $cfg &&
+	test_grep ! "VMSCAN_X" $cfg &&
+	test_grep ! "TEST_HMM" $cfg &&
+	respin results k --check build --patch 0 >log &&
+	test_grep "respin: kconfig = tiny-qemu: a tinyconfig for QEMU with, where they can be, COMPACTION USERFAULTFD NEEDS_MISSING$" log &&
+	test_grep "not enabled (their dependencies are not): NEEDS_MISSING$" log
+'
+
+# definition CHECK: its definition hash, from respin check --list --json
+definition() {
+	respin check --list --json | perl -MJSON::PP -e '
+		local $/; my $d = decode_json(<STDIN>);
+		print map { $_->{name} eq $ARGV[0] ? "$_->{definition}\n" : () } @$d;
+	' "$1"
+}
+
+test_expect_success 'another kconfig is another build definition' '
+	tiny=$(definition build) &&
+	git config respin.check.build.kconfig current &&
+	current=$(definition build) &&
+	test "$tiny" != "$current" &&
+	git config --unset respin.check.build.kconfig &&
+	test "$(definition build)" = "$current"
+'
+
+test_expect_success 'a kconfig that is not known: exit 128, the key named' '
+	git config respin.check.build.kconfig huge &&
+	test_expect_code 128 respin check k >out 2>err &&
+	test_grep "respin.check.build.kconfig: '"'"'huge'"'"' is not current" err &&
+	git config --unset respin.check.build.kconfig
+'
+
+test_expect_success 'kconfig-tiny refuses a name that is not an option' '
+	test_expect_code 1 sh "$SRC_DIR/tools/kernel-config-tiny.sh" --try "A;touch PWNED" . "$TRASH/o" 2>err &&
+	test_grep "is not an option name" err &&
+	test ! -e PWNED
+'
+
+test_expect_success '--preset mm: its checks listed, each marked' '
+	respin check --list --preset mm >list &&
+	test_grep "^build .*a tinyconfig for QEMU.*\[built in, preset mm\]$" list &&
+	test_grep "^checkpatch .*\[built in\]$" list &&
+	test_grep "^sparse  *sparse .*\[preset mm\]$" list &&
+	test_grep "^w1  *w1 .*\[preset mm\]$" list &&
+	test_grep "^kdoc  *kdoc .*\[preset mm\]$" list &&
+	test_grep "^selftests  *kselftest .*\[preset mm\]$" list &&
+	test $(wc -l <list) = 6 &&
+	respin check --list >plain &&
+	test $(wc -l <plain) = 1
+'
+
+test_expect_success 'respin.check.preset keeps it; --json names the preset' '
+	git config respin.check.preset mm &&
+	respin check --list >list2 &&
+	respin check --list --preset mm >list &&
+	cmp list list2 &&
+	respin check --list --json >json &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my %p = map { (\$_->{name} => \$_) } @\$d;
+		exit 1 unless \$p{selftests}{preset} eq q(mm);
+		exit 2 unless \$p{build}{kconfig} eq q(tiny-qemu);
+		exit 3 if exists \$p{checkpatch}{preset};
+	" <json
+'
+
+test_expect_success 'your config goes over the preset: a check off, a setting changed' '
+	git config respin.check.w1.enabled false &&
+	git config respin.check.build.kconfig current &&
+	respin check --list >list &&
+	test_grep ! "^w1 " list &&
+	test_grep "^build .*the current .config" list &&
+	git config --unset respin.check.w1.enabled &&
+	git config --unset respin.check.build.kconfig
+'
+
+test_expect_success 'an unknown preset: exit 129, the known ones named' '
+	test_expect_code 129 respin check --list --preset nope 2>err &&
+	test_grep "^error: --preset '"'"'nope'"'"': no such preset (there are: mm)$" err &&
+	git config respin.check.preset nope &&
+	test_expect_code 129 respin check k 2>err &&
+	test_grep "respin.check.preset is '"'"'nope'"'"': no such preset" err &&
+	git config --unset respin.check.preset
+'
+
+test_done
