@@ -128,6 +128,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init
 	install -m 755 tools/respin-qemu-ktap $(DESTDIR)$(PREFIX)/libexec/respin/
 	install -m 644 tools/qemu-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init/
+	# what build kconfig = tiny-qemu runs
+	install -m 755 tools/kernel-config-tiny.sh $(DESTDIR)$(PREFIX)/libexec/respin/
 
 clean:
 	rm -rf $(BUILD) build-san build-tsan

@@ -26,12 +26,12 @@
 #include "ci/kind.h"
 #include "ci/kselftest.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/json.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,35 +63,10 @@ static int in_tree(const char *dir, void *data)
 /* The runner: respin.check.NAME.runner, else the one beside respin. */
 static void runner_path(const struct check *c, struct strbuf *out)
 {
-	static const char *const near[] = {
-		"/../tools/respin-qemu-ktap",		/* the build tree */
-		"/../libexec/respin/respin-qemu-ktap",	/* installed */
-	};
-	char exe[PATH_MAX];
-	ssize_t n;
-	size_t k;
-
-	if (c->runner) {
+	if (c->runner)
 		strbuf_addstr(out, c->runner);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		for (k = 0; k < sizeof(near) / sizeof(*near); k++) {
-			strbuf_reset(out);
-			strbuf_addf(out, "%s%s", exe, near[k]);
-			if (!access(out->buf, X_OK))
-				return;
-		}
-	}
-	strbuf_reset(out);
-	strbuf_addstr(out, "respin-qemu-ktap");
+	else
+		respin_tool_path("respin-qemu-ktap", out);	/* or PATH */
 }
 
 /* "PATH OID" of path in tree, "PATH -" when it has none. */
