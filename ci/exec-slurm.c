@@ -51,6 +51,15 @@
  * with).
  */
 #define YIELD_NICE "nice -n 19 "
+/*
+ * With the kernel's autogroups (sched_autogroup_enabled, as on most
+ * distributions' kernels) nice weighs a process only against those of
+ * its own session, and every Slurm job is a session of its own: the
+ * job's whole group yields by its autogroup's nice (a process may
+ * lower its own group's priority; where there are no autogroups the
+ * write fails, unsaid, and nice alone does it).
+ */
+#define YIELD_GROUP "{ echo 19 >/proc/self/autogroup; } 2>/dev/null; "
 
 struct slurm_job {
 	char *id;
@@ -336,7 +345,7 @@ static int chain_script(const struct exec_job *job, const char *dir,
 		"# step K COMMIT TIMEOUT: the tree of COMMIT, then $command\n"
 		"step() {\n"
 		"\td=$dir/$1\n"
-		"\tmkdir -p \"$d\" && : >\"$d/started\"\n"
+		"\t: >\"$d/started\"\n"
 		"\tif ! tree \"$2\"; then\n"
 		"\t\tmv \"$work.err\" \"$d/broken\"\n"
 		"\t\techo 125 >\"$d/exit\"; return 0\n"
@@ -389,6 +398,8 @@ static int job_script(const struct exec_job *job, const char *dir,
 		"command=");
 	strbuf_add_sq(out, job->command);
 	strbuf_addstr(out, "\nclock; start=$t\n");
+	if (nice)
+		strbuf_addstr(out, YIELD_GROUP "\n");
 	if (job->timeout > 0)
 		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
 	if (nice)
@@ -522,6 +533,7 @@ static int job_files(struct slurm *s, const struct exec_job *job,
 		     int in_array, struct strbuf *dir)
 {
 	struct strbuf script = STRBUF_INIT;
+	size_t k;
 	int r;
 
 	job_dir(s, job->name, dir);
@@ -541,6 +553,15 @@ static int job_files(struct slurm *s, const struct exec_job *job,
 				   job->nr_steps);
 
 		r = write_in(dir->buf, "steps", count, (size_t)len, 0);
+	}
+	/* the steps' directories: made here, not by a process a step */
+	for (k = 0; !r && k < job->nr_steps; k++) {
+		struct strbuf step = STRBUF_INIT;
+
+		strbuf_addf(&step, "%s/%zu", dir->buf, k);
+		if (mkdir(step.buf, 0755) && errno != EEXIST)
+			r = error_errno("cannot make %s", step.buf);
+		strbuf_release(&step);
 	}
 	strbuf_release(&script);
 	return r;
@@ -639,11 +660,24 @@ static int submit_array(struct slurm *s, const struct exec_job *jobs,
 		if (r < 0)
 			break;
 		made++;
-		/* (all of it: extracting its tree too) */
-		strbuf_addf(&list, "%zu) exec %s", k,
-			    jobs[k].yields ? YIELD_NICE : "");
-		strbuf_add_sq(&list, dir.buf);
-		strbuf_addstr(&list, "/job.sh ;;\n");
+		/*
+		 * The task's script read by this shell (no second one); one
+		 * that yields does so all of it, its tree's checkout too: by
+		 * its autogroup, else by nice.
+		 */
+		strbuf_addf(&list, "%zu) ", k);
+		if (jobs[k].yields) {
+			strbuf_addstr(&list, "if " YIELD_GROUP "then . ");
+			strbuf_add_sq(&list, dir.buf);
+			strbuf_addstr(&list, "/job.sh; else exec " YIELD_NICE
+				      "sh ");
+			strbuf_add_sq(&list, dir.buf);
+			strbuf_addstr(&list, "/job.sh; fi ;;\n");
+		} else {
+			strbuf_addstr(&list, ". ");
+			strbuf_add_sq(&list, dir.buf);
+			strbuf_addstr(&list, "/job.sh ;;\n");
+		}
 		if (t >= 0 && job_timeout(&jobs[k]) > 0 &&
 		    job_timeout(&jobs[k]) > t)
 			t = job_timeout(&jobs[k]);
