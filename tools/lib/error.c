@@ -16,10 +16,15 @@ static void set_message(const char *fmt, va_list ap)
 {
 	struct strbuf msg = STRBUF_INIT;
 
-	/* an argument may be error_last() itself: format, then replace */
+	/*
+	 * An argument may be error_last() itself: format first, then copy
+	 * into the same buffer (a pointer taken from error_last() before
+	 * stays a readable string, as callers' "%s", error_last() do).
+	 */
 	strbuf_vaddf(&msg, fmt, ap);
-	strbuf_release(&last);
-	last = msg;
+	strbuf_reset(&last);
+	strbuf_add(&last, msg.buf, msg.len);
+	strbuf_release(&msg);
 	strbuf_reset(&hint);
 }
 
