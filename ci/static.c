@@ -19,14 +19,14 @@ static const struct static_kind static_kinds[] = {
 	  "sed 's/\\.c$/.o/' | xargs -r make ARCH=x86_64 O=\"$RESPIN_BUILD\" "
 	  "-j$(nproc) C=2 CHECK=sparse",
 	  "make C=2 CHECK=sparse on the touched .c files' objects",
-	  "no .c files" },
+	  "no kernel .c files" },
 	/* touched first: make rebuilds them with W=1 whatever it holds */
 	{ CHECK_W1, STATIC_C,
 	  "while IFS= read -r f; do touch -- \"$f\" && "
 	  "printf '%s\\n' \"${f%.c}.o\" || exit; done | "
 	  "xargs -r make ARCH=x86_64 O=\"$RESPIN_BUILD\" -j$(nproc) W=1",
 	  "make W=1 on the touched .c files' objects",
-	  "no .c files" },
+	  "no kernel .c files" },
 	{ CHECK_KDOC, STATIC_C_H,
 	  "[ -f scripts/kernel-doc ] || { echo 'respin: this tree has no "
 	  "scripts/kernel-doc' >&2; exit 127; }; "
@@ -132,10 +132,30 @@ static void list_add(struct strbuf *list, const struct static_kind *sk,
 	}
 }
 
+/*
+ * Trees of programs the kernel's build does not compile as objects of
+ * the kernel (the selftests, host tools): no make target there for
+ * sparse and W=1.
+ */
+static const char *const not_kbuild[] = {
+	"tools/", "scripts/", "Documentation/", "usr/",
+};
+
+static int kbuild_object(const char *path)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(not_kbuild) / sizeof(*not_kbuild); k++)
+		if (!strncmp(path, not_kbuild[k], strlen(not_kbuild[k])))
+			return 0;
+	return 1;
+}
+
 static int wanted(const struct static_kind *sk, const char *path)
 {
-	return ends_with(path, ".c") ||
-	       (sk->files != STATIC_C && ends_with(path, ".h"));
+	if (sk->files == STATIC_C)
+		return ends_with(path, ".c") && kbuild_object(path);
+	return ends_with(path, ".c") || ends_with(path, ".h");
 }
 
 int static_lists_make(git_repository *repo, git_tree *a, git_tree *b,

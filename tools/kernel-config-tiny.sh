@@ -25,16 +25,21 @@
 # --build: then also `make -jNPROC bzImage` and print the path of
 # OUTDIR/arch/x86/boot/bzImage on stdout.
 # --enable OPT: one more option (without CONFIG_), repeatable.
-# --try OPT: one more option if its dependencies allow it: one that
-#   olddefconfig drops is named on stderr, not an error (what respin's
+# --try OPT: one more option if its dependencies allow it (what respin's
 #   kconfig = tiny-qemu asks for: the options of the touched files and
-#   of the selftests, found in the tree).
+#   of the selftests, found in the tree).  One that olddefconfig drops
+#   gets its dependencies tried too: the symbols its Kconfig entry
+#   "depends on" (and the "if" blocks and menus around it) need set,
+#   those of the first alternative of an ||, never COMPILE_TEST, up to
+#   five levels deep (GUP_TEST brings DEBUG_FS; MEM_SOFT_DIRTY,
+#   CHECKPOINT_RESTORE).  What is enabled so is named on stderr, and
+#   an option still dropped is named, not an error.
 #
 # Environment: MAKE (default make), JOBS (default nproc).
 set -eu
 
 # Bump when the base option list changes.
-format="respin-tiny-config 1"
+format="respin-tiny-config 2"
 base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
 RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
 MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
@@ -56,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--try)
 		[ $# -ge 2 ] || usage
 		tries="$tries ${2#CONFIG_}"; shift 2 ;;
-	-h|--help) sed -n '3,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,38s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
@@ -86,6 +91,71 @@ want="$format: $opts${tries:+ try: $tries}"
 stamp=$out/.respin-tiny-config
 km() { $MAKE -s -C "$ksrc" ARCH=x86_64 O="$out" "$@"; }
 
+# not_set OPT...: those not =y in the .config; is_set: those that are
+not_set() {
+	for o; do grep -qx "CONFIG_$o=y" "$out/.config" || echo "$o"; done
+}
+is_set() {
+	for o; do grep -qx "CONFIG_$o=y" "$out/.config" && echo "$o"; done
+}
+
+# depends_of OPT...: the symbols these options' Kconfig entries need
+# set, one a line: from "depends on", the "if" blocks and the menus
+# around the entry; of an || the first alternative; no negated ones.
+# The Kconfig files of x86 and of no other arch are read.
+depends_of() {
+	find "$ksrc" \( -type d -path "$ksrc/arch/*" ! -path "$ksrc/arch/x86*" \) -prune \
+		-o \( -path "$ksrc/Documentation" -o -path "$ksrc/tools" \) -prune \
+		-o -name 'Kconfig*' -type f -print |
+	sort | xargs awk -v want=" $* " '
+	function deps(e,   n, k, w) {
+		gsub(/![ \t]*\([^)]*\)/, " ", e)	# !(A && B)
+		gsub(/![ \t]*[A-Za-z0-9_]+/, " ", e)	# !A
+		gsub(/[A-Za-z0-9_]+[ \t]*!?=[ \t]*n/, " ", e)
+		sub(/\|\|.*/, "", e)			# the first alternative
+		gsub(/[^A-Za-z0-9_]/, " ", e)
+		n = split(e, w, " ")
+		for (k = 1; k <= n; k++)
+			if (w[k] ~ /^[A-Z][A-Z0-9_]*$/ && w[k] != "COMPILE_TEST")
+				print w[k]
+	}
+	FNR == 1 { nif = 0; nmenu = 0; cur = "" }
+	{
+		line = $0
+		while (line ~ /\\$/ && (getline more) > 0) {
+			sub(/\\$/, " ", line)
+			line = line more
+		}
+		sub(/#.*/, "", line)
+		if (match(line, /^[ \t]*(menu)?config[ \t]+[A-Za-z0-9_]+/)) {
+			w = substr(line, RSTART, RLENGTH)
+			sub(/.*[ \t]/, "", w)
+			cur = (index(want, " " w " ") ? w : "")
+			if (cur != "") {
+				for (k = 1; k <= nif; k++) deps(ifs[k])
+				for (k = 1; k <= nmenu; k++) {
+					n = split(menus[k], m, "\001")
+					for (l = 1; l <= n; l++) deps(m[l])
+				}
+			}
+		} else if (line ~ /^[ \t]*menu[ \t]/) {
+			menus[++nmenu] = ""; cur = "@menu"
+		} else if (line ~ /^[ \t]*endmenu/) {
+			if (nmenu) nmenu--; cur = ""
+		} else if (line ~ /^if[ \t]/) {
+			e = line; sub(/^if[ \t]+/, "", e); ifs[++nif] = e; cur = ""
+		} else if (line ~ /^endif/) {
+			if (nif) nif--; cur = ""
+		} else if (line ~ /^[ \t]*(choice|endchoice|comment|source|mainmenu)/) {
+			cur = ""
+		} else if (line ~ /^[ \t]*depends[ \t]+on[ \t]/) {
+			e = line; sub(/^[ \t]*depends[ \t]+on[ \t]+/, "", e)
+			if (cur == "@menu") menus[nmenu] = menus[nmenu] "\001" e
+			else if (cur != "") deps(e)
+		}
+	}' | sort -u
+}
+
 if [ -f "$out/.config" ] && [ -f "$stamp" ] &&
 	[ "$(cat "$stamp")" = "$want" ]; then
 	:
@@ -103,12 +173,31 @@ else
 	done
 	[ -z "$missing" ] ||
 		die "not enabled after olddefconfig (missing dependencies?):$missing"
-	dropped=
-	for o in $tries; do
-		grep -qx "CONFIG_$o=y" "$out/.config" || dropped="$dropped $o"
+	dropped=$(not_set $tries)
+	added= round=0
+	while [ -n "$dropped" ] && [ $round -lt 5 ]; do
+		round=$((round + 1))
+		deps=$(depends_of $dropped)
+		deps=$(not_set $deps)
+		new=
+		for d in $deps; do
+			case " $added " in *" $d "*) ;; *) new="$new $d" ;; esac
+		done
+		[ -n "$new" ] || break
+		added="$added$new"
+		set --
+		for d in $new; do set -- "$@" --enable "$d"; done
+		"$ksrc/scripts/config" --file "$out/.config" "$@"
+		km olddefconfig >&2
+		# (what this round enabled may bring other tries with it)
+		dropped=$(not_set $tries $added)
 	done
+	enabled=$(is_set $added)
+	dropped=$(not_set $tries)
+	[ -z "$enabled" ] ||
+		echo "kernel-config-tiny: enabled for the options wanted:" $enabled >&2
 	[ -z "$dropped" ] ||
-		echo "kernel-config-tiny: not enabled (their dependencies are not):$dropped" >&2
+		echo "kernel-config-tiny: not enabled (their dependencies are not):" $dropped >&2
 	echo "$want" >"$stamp"
 fi
 

@@ -245,7 +245,7 @@ test_expect_success 'paths with syntax in them are left out and named, never run
 	test_path_is_missing PWNED && test_path_is_missing .git/respin/worktrees/e4/PWNED &&
 	test_path_is_missing .git/respin/worktrees/e4/mm/PWNED &&
 	cells_of() { respin results e4 --json | perl -MJSON::PP -e "local \$/; print decode_json(<STDIN>)->{patches}[1]{results}{\$ARGV[0]}{summary}" "$1"; } &&
-	test "$(cells_of sparse)" = "no .c files" &&
+	test "$(cells_of sparse)" = "no kernel .c files" &&
 	test "$(cells_of kdoc)" = "no .c or .h files"
 '
 
@@ -256,7 +256,23 @@ test_expect_success 'a patch with no C file: a skip, said in the cell' '
 	respin track e5 --base static-base >/dev/null &&
 	respin check e5 --only sparse >out &&
 	respin results e5 >t &&
-	test_grep "^ *1/1  *-  *no .c files  *-  *-  *-  *COPYING: more$" t
+	test_grep "^ *1/1  *-  *no kernel .c files  *-  *-  *-  *COPYING: more$" t
+'
+
+test_expect_success 'sparse and W=1 leave the selftests and host tools out, kdoc not' '
+	git checkout -q -B e6 static-base &&
+	tick && mkdir -p tools/testing/selftests/vm scripts &&
+	printf "int t(void) { return 0; }\\n" >tools/testing/selftests/vm/t.c &&
+	printf "int h(void) { return 0; }\\n" >scripts/h.c &&
+	git add tools scripts &&
+	git commit -qm "selftests: a test" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track e6 --base static-base >/dev/null &&
+	respin check e6 --only sparse,w1,kdoc >out 2>err &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
+	cells_of() { respin results e6 --json | perl -MJSON::PP -e "local \$/; print decode_json(<STDIN>)->{patches}[1]{results}{\$ARGV[0]}{summary}" "$1"; } &&
+	test "$(cells_of sparse)" = "no kernel .c files" &&
+	test "$(cells_of w1)" = "no kernel .c files" &&
+	test "$(cells_of kdoc)" = "ok"
 '
 
 test_expect_success 'an unknown kind names the kinds there are' '
