@@ -96,7 +96,7 @@ not_set() {
 	for o; do grep -qx "CONFIG_$o=y" "$out/.config" || echo "$o"; done
 }
 is_set() {
-	for o; do grep -qx "CONFIG_$o=y" "$out/.config" && echo "$o"; done
+	for o; do ! grep -qx "CONFIG_$o=y" "$out/.config" || echo "$o"; done
 }
 
 # depends_of OPT...: the symbols these options' Kconfig entries need
@@ -185,8 +185,9 @@ else
 		done
 		[ -n "$new" ] || break
 		added="$added$new"
+		# (olddefconfig unset the dropped ones: set again with theirs)
 		set --
-		for d in $new; do set -- "$@" --enable "$d"; done
+		for d in $new $dropped; do set -- "$@" --enable "$d"; done
 		"$ksrc/scripts/config" --file "$out/.config" "$@"
 		km olddefconfig >&2
 		# (what this round enabled may bring other tries with it)

@@ -10,8 +10,19 @@
 make_fixture k && cd k || exit 1
 # kernel-shaped: a top Kconfig, scripts/config, tinyconfig and
 # olddefconfig targets; olddefconfig drops CONFIG_NEEDS_MISSING (an
-# option whose dependencies are not met)
+# option whose dependencies are not met), and CONFIG_NEEDS_DEP unless
+# CONFIG_HAS_DEP is set (what mm/Kconfig says it depends on)
 echo 'mainmenu "fixture"' >Kconfig
+cat >mm/Kconfig <<'EOM'
+config NEEDS_DEP
+	bool "an option with a dependency"
+	depends on HAS_DEP && \
+		!NOT_THIS || OTHER_ALTERNATIVE
+
+config NEEDS_MISSING
+	bool "an option that cannot be"
+	depends on NEVER_THERE
+EOM
 mkdir -p scripts &&
 cat >scripts/config <<'EOM'
 #!/bin/sh
@@ -30,13 +41,15 @@ tinyconfig:
 	@mkdir -p $(objtree)
 	@echo "CONFIG_FIXTURE_tinyconfig=y" >$(objtree)/.config
 olddefconfig:
-	@grep -v '^CONFIG_NEEDS_MISSING=' $(objtree)/.config >$(objtree)/.config.new || :
+	@grep -v '^CONFIG_NEEDS_MISSING=\|^CONFIG_NEVER_THERE=' $(objtree)/.config >$(objtree)/.config.new || :
+	@grep -q '^CONFIG_HAS_DEP=y' $(objtree)/.config.new || \
+		{ grep -v '^CONFIG_NEEDS_DEP=' $(objtree)/.config.new >$(objtree)/.config.nd; mv $(objtree)/.config.nd $(objtree)/.config.new; }
 	@mv $(objtree)/.config.new $(objtree)/.config
 EOM
 printf 'obj-y := page_alloc.o\nobj-$(CONFIG_COMPACTION) += compaction.o \\\n\tnot_here.o\nobj-$(CONFIG_VMSCAN_X) += vmscan.o\n' >mm/Makefile
-printf 'CONFIG_USERFAULTFD=y\nCONFIG_TEST_HMM=m\nCONFIG_NEEDS_MISSING=y\n' \
+printf 'CONFIG_USERFAULTFD=y\nCONFIG_TEST_HMM=m\nCONFIG_NEEDS_MISSING=y\nCONFIG_NEEDS_DEP=y\n' \
 	>tools/testing/selftests/mm/config
-git add Kconfig Makefile scripts/config mm/Makefile tools/testing/selftests/mm/config &&
+git add Kconfig mm/Kconfig Makefile scripts/config mm/Makefile tools/testing/selftests/mm/config &&
 git commit -qm "make it kernel-shaped" || exit 1
 git branch -f mm-unstable HEAD
 git checkout -q -b work
@@ -58,8 +71,12 @@ test_expect_success 'kconfig = tiny-qemu: the touched file'"'"'s option and the 
 	test_grep "^CONFIG_USERFAULTFD=y$" $cfg &&
 	test_grep ! "VMSCAN_X" $cfg &&
 	test_grep ! "TEST_HMM" $cfg &&
+	test_grep "^CONFIG_NEEDS_DEP=y$" $cfg &&
+	test_grep "^CONFIG_HAS_DEP=y$" $cfg &&
+	test_grep ! "NOT_THIS\|OTHER_ALTERNATIVE\|NEVER_THERE\|NEEDS_MISSING" $cfg &&
 	respin results k --check build --patch 0 >log &&
-	test_grep "respin: kconfig = tiny-qemu: a tinyconfig for QEMU with, where they can be, COMPACTION USERFAULTFD NEEDS_MISSING$" log &&
+	test_grep "respin: kconfig = tiny-qemu: a tinyconfig for QEMU with, where they can be, COMPACTION USERFAULTFD NEEDS_MISSING NEEDS_DEP$" log &&
+	test_grep "kernel-config-tiny: enabled for the options wanted: HAS_DEP$" log &&
 	test_grep "not enabled (their dependencies are not): NEEDS_MISSING$" log
 '
 
