@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/checks.h"
 #include "ci/artifacts.h"
+#include "ci/kconfig.h"
 #include "ci/kselftest.h"
 #include "ci/preset.h"
 #include "ci/stats.h"
@@ -283,9 +284,13 @@ static void hash_check(struct check *c)
 	 */
 	if (c->kind == CHECK_BENCH && c->constraint)
 		strbuf_addf(&sb, "constraint %s\n", c->constraint);
-	/* another .config builds another kernel */
+	/* another .config builds another kernel (and another script) */
 	if (c->kind == CHECK_BUILD && c->kconfig &&
-	    strcmp(c->kconfig, "current"))
+	    !strcmp(c->kconfig, "tiny-qemu"))
+		strbuf_addf(&sb, "kconfig %s %d\n", c->kconfig,
+			    KCONFIG_TINY_FORMAT);
+	else if (c->kind == CHECK_BUILD && c->kconfig &&
+		 strcmp(c->kconfig, "current"))
 		strbuf_addf(&sb, "kconfig %s\n", c->kconfig);
 	/* what a kselftest check runs (the runner's path is not it) */
 	if (c->kind == CHECK_KSELFTEST)

@@ -16,6 +16,13 @@
  * CONFIG_, each [A-Za-z0-9_]: a name from the tree that is not is left
  * out.  Space-separated into out, each once, in the order found.
  */
+/*
+ * tools/kernel-config-tiny.sh's format (its "respin-tiny-config N"):
+ * in the build's definition, so that results from a script that made
+ * another .config are not reused.  Bump the two together.
+ */
+#define KCONFIG_TINY_FORMAT 2
+
 int kconfig_wanted(git_repository *repo, git_tree *base, git_tree *tip,
 		   struct strbuf *out);
 

@@ -38,7 +38,8 @@
 # Environment: MAKE (default make), JOBS (default nproc).
 set -eu
 
-# Bump when the base option list changes.
+# Bump when the base option list or what is tried changes, with
+# KCONFIG_TINY_FORMAT in ci/kconfig.h.
 format="respin-tiny-config 2"
 base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
 RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
