@@ -201,18 +201,10 @@ static int find_targets(const struct check_job *j, struct target **out,
 	struct strbuf word = STRBUF_INIT;
 	int r = 0;
 
-	while (*p) {
-		size_t len;
-		const char *name;
+	while (strbuf_next_word(&word, &p, " \t,")) {
+		const char *name = kselftest_resolve(word.buf, in_tree,
+						     e->wt.path);
 
-		p += strspn(p, " \t,");
-		len = strcspn(p, " \t,");
-		if (!len)
-			break;
-		strbuf_reset(&word);
-		strbuf_add(&word, p, len);
-		p += len;
-		name = kselftest_resolve(word.buf, in_tree, e->wt.path);
 		if (!name) {
 			const char *alias = kselftest_alias(word.buf);
 

@@ -104,20 +104,11 @@ static int targets_check(const char *key, const char *v)
 	const char *p = v;
 	int n = 0, r = 0;
 
-	while (*p && !r) {
-		size_t len;
-
-		p += strspn(p, " \t,");
-		len = strcspn(p, " \t,");
-		if (!len)
-			break;
-		strbuf_reset(&name);
-		strbuf_add(&name, p, len);
+	while (!r && strbuf_next_word(&name, &p, " \t,")) {
 		if (!kselftest_target_valid(name.buf))
 			r = error("%s: '%s' is not a directory name under "
 				  "tools/testing/selftests", key, name.buf);
 		n++;
-		p += len;
 	}
 	if (!r && !n)
 		r = error("%s: no target (like 'vm')", key);
@@ -461,17 +452,8 @@ static int each_name(const char *list, int (*fn)(const char *, void *),
 	const char *p = list;
 	int r = 0;
 
-	while (*p && !r) {
-		size_t n = strcspn(p, ",");
-
-		strbuf_reset(&name);
-		strbuf_add(&name, p, n);
-		if (name.len)
-			r = fn(name.buf, data);
-		p += n;
-		if (*p == ',')
-			p++;
-	}
+	while (!r && strbuf_next_word(&name, &p, ","))
+		r = fn(name.buf, data);
 	strbuf_release(&name);
 	return r;
 }

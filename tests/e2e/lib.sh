@@ -701,12 +701,19 @@ make_checked_fixture() {
 # (tools/kernel-tree.sh) kept in DIR between runs, with a branch
 # mm-unstable; cd's into it, checks out mm-unstable clean and gives it
 # a .config (tinyconfig for QEMU plus COMPACTION and MIGRATION, and
-# each OPT given after KSRC) once.  Each kernel test has a DIR of its own.
+# each OPT given after KSRC) once; with --no-config instead of OPTs,
+# none (the test's checks make their own).  Each kernel test has a DIR
+# of its own.
 kernel_test_repo() {
-	_ktr_opts=
+	_ktr_opts= _ktr_config=1
 	for _o in $(shift 2 && echo "$@")
 	do
-		_ktr_opts="$_ktr_opts --enable $_o" || return 1
+		if [ "$_o" = --no-config ]
+		then
+			_ktr_config=
+		else
+			_ktr_opts="$_ktr_opts --enable $_o"
+		fi || return 1
 	done
 	if [ ! -d "$1/.git" ]; then
 		rm -rf "$1.tmp" &&
@@ -718,7 +725,7 @@ kernel_test_repo() {
 	cd "$1" &&
 	git checkout -q -f --detach mm-unstable &&
 	git clean -q -fdx -e .config &&
-	if [ ! -f .config ]; then
+	if [ -n "$_ktr_config" ] && [ ! -f .config ]; then
 		sh "$SRC_DIR/tools/kernel-config-tiny.sh" --enable COMPACTION \
 			--enable MIGRATION $_ktr_opts . "$TRASH/cfg" >/dev/null &&
 		cp "$TRASH/cfg/.config" .config

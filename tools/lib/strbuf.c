@@ -171,6 +171,18 @@ void strbuf_rtrim(struct strbuf *sb)
 	strbuf_setlen(sb, n);
 }
 
+int strbuf_next_word(struct strbuf *word, const char **p, const char *seps)
+{
+	size_t n;
+
+	*p += strspn(*p, seps);
+	n = strcspn(*p, seps);
+	strbuf_reset(word);
+	strbuf_add(word, *p, n);
+	*p += n;
+	return n > 0;
+}
+
 int strbuf_read_fd(struct strbuf *sb, int fd)
 {
 	ssize_t n;

@@ -37,6 +37,12 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_rtrim(struct strbuf *sb);
+/*
+ * The next word of a list: skips the separator characters seps at *p,
+ * copies the word up to the next one into word (reset first) and moves
+ * *p past it.  1 when there was a word, 0 at the end of the list.
+ */
+int strbuf_next_word(struct strbuf *word, const char **p, const char *seps);
 /* Reads a whole file; returns 0 or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Appends everything read from fd until its end; 0 or -1 (errno). */

@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# respin check --preset mm on the real kernel tree, using the repository
+# tests/e2e/t0995-kernel-preset.sh keeps in the cache (run that test
+# once first: it makes the series kp, a warm build and the .config):
+#  1. the whole preset run of a new 3-patch series (tests/e2e/
+#     lib-kpreset.sh) after the base build, against the same steps by
+#     hand in the same run, in a worktree and build directory of their
+#     own made the same way: at each patch checkout, make, checkpatch;
+#     sparse, W=1 and kernel-doc on the touched files before and after
+#     the patch (what telling the patch's findings from the tree's
+#     takes); make headers, the vm selftests built static, run in the
+#     patch's kernel under QEMU;
+#  2. a v2 changing only patch 3, against the full run (the goal: at
+#     most a third of it plus the fixed cost of a run on the base).
+# Environment: PRESET_BENCH_VERBOSE=1 prints each step's time by hand.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RESPIN_BUILD:=$here/../../build}"
+RESPIN="$RESPIN_BUILD/respin"
+src=$here/../..
+cache=${RESPIN_CACHE:-$HOME/.cache/respin}
+repo=$cache/kpreset
+if [ ! -d "$repo/.git/respin/worktrees/kp" ] ||
+   [ ! -f "$repo/.git/respin/build/kp/.config" ]; then
+	echo "preset: skipped: run tests/e2e/t0995-kernel-preset.sh first" \
+	     "(it makes $repo)"
+	exit 0
+fi
+. "$src/tests/e2e/lib-kpreset.sh"
+cd "$repo"
+wt=$repo/.git/respin/worktrees/kp
+bd=$repo/.git/respin/build/kp
+hw=$cache/kpreset-hand			# by hand: a worktree,
+hb=$cache/kpreset-hand-build		# its build directory
+hp=$cache/kpreset-hand-programs		# and its test programs
+ms() { date +%s%3N; }
+verbose=${PRESET_BENCH_VERBOSE:-}
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+jobs=$(nproc)
+kmake() { make -s -C "$hw" ARCH=x86_64 O="$hb" -j"$jobs" "$@"; }
+
+base=$(git rev-parse mm-unstable)
+# a new series: nothing of it is stored (the base's results are)
+run=bench-$(date +%s)-$$
+git checkout -q -f kp-work 2>/dev/null || :
+kpreset_series kp-bench "$run" >/dev/null
+commits=$(git rev-list --reverse "$base..kp-bench")
+
+# by hand: a worktree at the base, built once with the preset's .config
+if [ ! -d "$hw" ]; then
+	git worktree add -q --detach "$hw" "$base"
+fi
+mkdir -p "$hb"
+cmp -s "$bd/.config" "$hb/.config" || cp "$bd/.config" "$hb/.config"
+git -C "$hw" checkout -q -f --detach "$base"
+kmake >/dev/null 2>&1
+
+step() {	# step NAME COMMAND...: timed, its output in the log
+	_s=$(ms)
+	"$@" >"$log/out" 2>&1 || :
+	[ -z "$verbose" ] || echo "  $1 $(( $(ms) - _s )) ms" >&2
+}
+files() {	# files A B: the .c files (and .h with "h") A..B touches
+	git -C "$hw" diff --name-only "$1" "$2" -- '*.c' ${3:+'*.h'}
+}
+kbuild_c() { grep -v '^\(tools\|scripts\|Documentation\|usr\)/' || :; }
+sparse() { files "$1" "$2" | kbuild_c | sed 's/\.c$/.o/' |
+	xargs -r make -s -C "$hw" ARCH=x86_64 O="$hb" -j"$jobs" C=2 CHECK=sparse; }
+w1() { files "$1" "$2" | kbuild_c | while read -r f; do
+		touch "$hw/$f"; echo "${f%.c}.o"; done |
+	xargs -r make -s -C "$hw" ARCH=x86_64 O="$hb" -j"$jobs" W=1; }
+kdoc() { files "$1" "$2" h | (cd "$hw" && xargs -r scripts/kernel-doc -none); }
+checkpatch() {
+	git -C "$hw" format-patch -1 --stdout "$1" |
+	(cd "$hw" && perl scripts/checkpatch.pl --terse --show-types --showfile --no-tree -)
+}
+selftests() {
+	vm=$hw/tools/testing/selftests/vm
+	progs=$(make -s --no-print-directory -C "$vm" OUTPUT="$hp/build" \
+		--eval 'bench-list: ; @echo $(TEST_GEN_PROGS)' bench-list)
+	rm -rf "$hp" && mkdir -p "$hp/build" "$hp/programs"
+	make -k -s --no-print-directory -C "$vm" -j"$jobs" OUTPUT="$hp/build" \
+		KHDR_INCLUDES="-isystem $hb/usr/include" USERLDFLAGS=-static $progs || :
+	for p in $progs; do [ ! -x "$p" ] || cp "$p" "$hp/programs/"; done
+}
+qemu() {
+	"$src/tools/respin-qemu-ktap" --timeout 600 --test-timeout 45 \
+		"$hb/arch/x86/boot/bzImage" "$hp/programs"
+}
+
+s=$(ms)
+parent=$base
+for c in $commits; do
+	[ -z "$verbose" ] || echo "by hand at $(git log -1 --format=%s "$c"):" >&2
+	git -C "$hw" checkout -q --detach "$parent"	# the tree before it
+	step sparse-before sparse "$parent" "$c"
+	step w1-before w1 "$parent" "$c"
+	step kdoc-before kdoc "$parent" "$c"
+	git -C "$hw" checkout -q --detach "$c"
+	step make kmake
+	step checkpatch checkpatch "$c"
+	step sparse sparse "$parent" "$c"
+	step w1 w1 "$parent" "$c"
+	step kdoc kdoc "$parent" "$c"
+	step headers kmake headers
+	step selftests-build selftests
+	step qemu-run qemu
+	parent=$c
+done
+hand=$(( $(ms) - s ))
+
+# respin, from the same state: its worktree and build at the base
+git -C "$wt" checkout -q -f --detach "$base"
+make -s -C "$wt" ARCH=x86_64 O="$bd" -j"$jobs" >/dev/null 2>&1
+rm -f "$bd/.respin-built"
+"$RESPIN" track kp --tip kp-bench >/dev/null
+s=$(ms)
+"$RESPIN" check kp --preset mm >"$log/full" 2>&1 || :
+full=$(( $(ms) - s ))
+grep -q "^18 run, 2 reused" "$log/full" ||
+	{ echo "preset: respin check did not run the 18 checks of 3 patches:" >&2
+	  tail -n 5 "$log/full" >&2; exit 1; }
+echo "preset-mm: respin check --preset mm $full ms, the same steps by hand $hand ms, ratio $(awk -v a="$full" -v b="$hand" 'BEGIN { printf "%.2f", a / b }')x (3 patches after the base build: build, checkpatch, sparse, W=1, kdoc, vm selftests in QEMU)"
+
+# the fixed cost of a run: the preset on the base alone, all reused
+s=$(ms)
+"$RESPIN" check kp --preset mm --patch 0 >/dev/null 2>&1 || :
+fixed=$(( $(ms) - s ))
+
+# a v2 changing only patch 3
+git checkout -q kp-bench
+sed -i "s/(!ret && 0,/(!ret \&\& 1 == 0,/" tools/testing/selftests/vm/madv_populate.c
+git commit -q --amend -a --no-edit
+"$RESPIN" track kp --tip kp-bench >/dev/null
+s=$(ms)
+"$RESPIN" check kp --preset mm >"$log/v2" 2>&1 || :
+again=$(( $(ms) - s ))
+grep -q "^[0-9]* run" "$log/v2" || { tail -n 5 "$log/v2" >&2; exit 1; }
+echo "preset-mm-v2: $again ms after only patch 3 changed ($(sed -n 's/ reused.*//p' "$log/v2" | tail -n 1) reused), full run $full ms: $(awk -v a="$again" -v b="$full" 'BEGIN { printf "%.2f", a / b }') of it; goal 1/3 + the fixed cost ($fixed ms, a run on the base, all reused): $(awk -v b="$full" -v f="$fixed" 'BEGIN { printf "%.2f", (b / 3 + f) / b }') of it"
