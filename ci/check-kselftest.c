@@ -145,6 +145,36 @@ static void build_command_text(const struct target *t, struct strbuf *cmd)
 		"rm -rf \"$out/build\" \"$dest\" && mv \"$out\" \"$dest\"");
 }
 
+/*
+ * The compiler the selftests' make uses (lib.mk sets CC to gcc, which
+ * the environment does not change): its --version's first line, asked
+ * once.  Nodes of a cluster are taken to have the same one.
+ */
+static const char *compiler_version(void)
+{
+	static struct strbuf v = STRBUF_INIT;
+	static int asked;
+	static const char *const argv[] = {
+		"gcc", "--version", NULL
+	};
+	struct run_opts o = { 0 };
+	struct run_result res;
+
+	if (asked)
+		return v.buf;
+	asked = 1;
+	o.argv = argv;
+	o.timeout = 30;
+	run_result_init(&res);
+	if (!run_program(&o, &res) && res.exited && !res.exit_code)
+		strbuf_add(&v, res.output.buf,
+			   strcspn(res.output.buf, "\n"));
+	else
+		strbuf_addstr(&v, "unknown");
+	run_result_release(&res);
+	return v.buf;
+}
+
 static int target_key(struct engine *e, const struct check_job *j,
 		      struct target *t)
 {
@@ -157,7 +187,8 @@ static int target_key(struct engine *e, const struct check_job *j,
 	if (git_tree_lookup(&tree, e->repo, &j->tree) < 0)
 		return error_git("cannot read the tree of position %zu", j->i);
 	/* bump the number when build_command_text() changes */
-	strbuf_addf(&sb, "respin-kselftest-programs 1\ntarget %s\n", t->name);
+	strbuf_addf(&sb, "respin-kselftest-programs 1\ntarget %s\ncc %s\n",
+		    t->name, compiler_version());
 	strbuf_addf(&p, SELFTESTS "/%s", t->name);
 	key_path(e->repo, tree, p.buf, &sb);
 	for (k = 0; k < sizeof(key_paths) / sizeof(*key_paths); k++)

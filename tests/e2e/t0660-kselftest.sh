@@ -195,6 +195,26 @@ test_expect_success 'a v2 changing only patch 3 builds and runs only patch 3' '
 	check_same want got
 '
 
+test_expect_success 'another compiler: the programs are built again' '
+	mkdir -p "$TRASH/cc" &&
+	cat >"$TRASH/cc/gcc" <<-\EOF &&
+	#!/bin/sh
+	[ "$1" != --version ] || { echo "gcc (respin test) 99"; exit 0; }
+	exec /usr/bin/gcc "$@"
+	EOF
+	chmod +x "$TRASH/cc/gcc" &&
+	# (another append: another definition, so that the check runs)
+	git config respin.check.ks.append respin.cc=1 &&
+	test_when_finished "git config --unset respin.check.ks.append" &&
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^4 run, 0 reused, 1 failed$" out &&
+	test "$(programs)" = 4 &&
+	git config respin.check.ks.append respin.cc=2 &&
+	test_expect_code 1 env PATH="$TRASH/cc:$PATH" respin check k >out 2>err &&
+	test_grep "^4 run, 0 reused, 1 failed$" out &&
+	test "$(programs)" = 7
+'
+
 test_expect_success 'diff --results names the subtests that changed' '
 	respin diff k v1 v2 --results >d 2>&1 &&
 	test_grep "results: ks: mm/delta: FAIL -> PASS" d
