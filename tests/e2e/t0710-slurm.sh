@@ -302,6 +302,38 @@ test_expect_success 'no shared directory set: a usage error before any work' '
 	test_grep "respin.slurm.shared" err
 '
 
+test_expect_success 'the static kinds through Slurm: the findings found locally' '
+	# (stand-ins for the tools: each use of vmscan_extra is a finding)
+	cmd="while read -r f; do grep -n vmscan_extra \"\$f\" | sed \"s|^\\([0-9]*\\):.*|\$f:\\1: warning: vmscan_extra here|\"; done; :" &&
+	git config respin.check.sp.kind sparse &&
+	git config respin.check.sp.command "$cmd" &&
+	git config respin.check.kd.kind kdoc &&
+	git config respin.check.kd.command "$cmd" &&
+	test_when_finished "git config --remove-section respin.check.sp && git config --remove-section respin.check.kd" &&
+	git config respin.executor local &&
+	rm -rf .git/respin/results.db* &&
+	respin check k --only sp,kd >out 2>err &&
+	test_grep "^6 run, 0 reused, 0 failed$" out &&
+	respin results k --json >r &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		for my \$k (qw(sp kd)) {
+			print join(q( ), map { scalar @{\$d->{patches}[\$_]{results}{\$k}{new_warnings}} } 1..3), qq(\n);
+		}
+	" <r >local &&
+	printf "0 0 1\n0 0 1\n" >want &&
+	check_same want local &&
+	results >local.json &&
+	rm -rf .git/respin/results.db* &&
+	git config respin.executor slurm &&
+	before=$(submitted respin-k-) &&
+	respin check k --only sp,kd >out 2>err &&
+	test_grep "^6 run, 0 reused, 0 failed$" out &&
+	test "$(submitted respin-k-)" -gt "$before" &&
+	results >slurm.json &&
+	check_same local.json slurm.json
+'
+
 test_expect_success 'a check of its own executor: respin.check.NAME.executor = local' '
 	git config respin.executor local &&
 	git config respin.check.other.executor slurm &&
