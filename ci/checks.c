@@ -341,6 +341,20 @@ static int apply_preset(git_config *cfg, const char *name,
 	return r;
 }
 
+int checks_preset_configured(git_repository *repo, const char *name)
+{
+	git_config *cfg = NULL;
+	const char *own = NULL;
+	int r;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return 0;
+	r = !git_config_get_string(&own, cfg, "respin.check.preset") &&
+	    !strcmp(own, name);
+	git_config_free(cfg);
+	return r;
+}
+
 int checks_load(git_repository *repo, struct check_list *out)
 {
 	return checks_load_preset(repo, NULL, out);

@@ -93,6 +93,8 @@ int check_kind_static(enum check_kind k);
 int checks_load(git_repository *repo, struct check_list *out);
 int checks_load_preset(git_repository *repo, const char *preset,
 		       struct check_list *out);
+/* Whether git config's respin.check.preset names the preset name. */
+int checks_preset_configured(git_repository *repo, const char *name);
 void checks_release(struct check_list *l);
 struct check *checks_find(struct check_list *l, const char *name);
 /* The stats flags of a bench check (higher is better, harmonic). */

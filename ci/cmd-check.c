@@ -275,6 +275,11 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	printf("%zu run, %zu reused, %zu failed\n", e.ran, e.reused,
 	       e.failed + e.errors);
+	if (preset && !checks_preset_configured(ctx->repo, preset))
+		fprintf(stderr, "hint: 'respin results %s --preset %s' shows "
+			"them; 'git config respin.check.preset %s' makes the "
+			"preset every command's (results, diff --results, the "
+			"cover letter)\n", s.name, preset, preset);
 	r = e.failed || e.errors ? RESPIN_FOUND : 0;
 	goto out;
 fail:

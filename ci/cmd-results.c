@@ -20,8 +20,8 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin results <name>[@v<n>] [--json]",
-	"respin results <name>[@v<n>] --check <c> --patch <i>",
+	"respin results <name>[@v<n>] [--preset <p>] [--json]",
+	"respin results <name>[@v<n>] [--preset <p>] --check <c> --patch <i>",
 	NULL
 };
 
@@ -187,10 +187,12 @@ static int detail(struct engine *e, struct grid_cell *cells, size_t ncols,
 
 int cmd_results(int argc, const char **argv, struct command_context *ctx)
 {
-	const char *check = NULL;
+	const char *check = NULL, *preset = NULL;
 	int patch = -1, json = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_STRING(0, "preset", &preset, "p", "with preset p's checks "
+			   "(as respin check --preset p ran them)"),
 		OPT_STRING(0, "check", &check, "c", "details of one check"),
 		OPT_INT(0, "patch", &patch, "i", "at patch i (0: the base)"),
 		OPT_END()
@@ -217,7 +219,7 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		goto fail;
-	r = checks_load(ctx->repo, &checks);
+	r = checks_load_preset(ctx->repo, preset, &checks);
 	if (!r)
 		r = results_open(ctx->repo, &rs);
 	if (r < 0)

@@ -124,6 +124,30 @@ test_expect_success '--preset mm: its checks listed, each marked' '
 	test $(wc -l <plain) = 1
 '
 
+test_expect_success 'check --preset: results --preset shows its checks, check says so' '
+	git config respin.check.w1.command "cat >/dev/null" &&
+	test_when_finished "git config --unset respin.check.w1.command" &&
+	respin check k --preset mm --only w1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out &&
+	test_grep "^hint: .respin results k --preset mm. shows them; .git config respin.check.preset mm. makes the preset every command.s" err &&
+	# (without the preset, w1 is a command check: another definition)
+	respin results k >plain &&
+	test_grep ! "sparse\|selftests" plain &&
+	test_grep "^ *1/1  *-  *-  *mm/compaction: a comment$" plain &&
+	respin results k --preset mm >t &&
+	test_grep "^ *build  *sparse  *w1  *kdoc  *selftests$" t &&
+	test_grep "^ *1/1  *-  *-  *ok  *-  *-  *mm/compaction: a comment$" t &&
+	respin results k --preset mm --check w1 --patch 1 >one &&
+	test_grep "^status  *PASS$" one &&
+	test_expect_code 129 respin results k --preset nope 2>err &&
+	test_grep "no such preset" err &&
+	git config respin.check.preset mm &&
+	respin check k --preset mm --only w1 >out 2>err &&
+	test_grep "^0 run, 1 reused, 0 failed$" out &&
+	test_grep ! "hint:" err &&
+	git config --unset respin.check.preset
+'
+
 test_expect_success 'respin.check.preset keeps it; --json names the preset' '
 	git config respin.check.preset mm &&
 	respin check --list >list2 &&
