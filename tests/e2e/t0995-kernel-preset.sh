@@ -91,6 +91,7 @@ test_expect_success 'respin check --preset mm runs them all at each patch' '
 	echo "# first check: $(( $(date +%s) - start )) s" &&
 	cat out &&
 	test_grep -E "^(20 run, 0|18 run, 2) reused, [1-9][0-9]* failed$" out &&
+	test_grep "^hint: .respin results kp --preset mm. shows them" err &&
 	after=$(programs) &&
 	echo "# program sets: $before before, $after after" &&
 	test $(( after - before )) -ge 2 && test $(( after - before )) -le 3
@@ -102,13 +103,13 @@ test_expect_success 'the .config: tiny-qemu with the options and their dependenc
 	do
 		test_grep "^CONFIG_$o=y$" "$BUILD/.config" || return 1
 	done &&
-	respin results kp --check build --patch 0 >log &&
+	respin results kp --preset mm --check build --patch 0 >log &&
 	test_grep "^respin: kconfig = tiny-qemu: .* ADVISE_SYSCALLS .*GUP_TEST" log &&
 	test_grep "^kernel-config-tiny: enabled for the options wanted: .*DEBUG_FS" log
 '
 
 test_expect_success 'each finding is attributed to exactly its patch' '
-	respin results kp --json >r && found r >got && cat got &&
+	respin results kp --preset mm --json >r && found r >got && cat got &&
 	cat >want <<-\EOF &&
 	sparse: 1 0 0
 	w1: 2 0 0
@@ -135,7 +136,7 @@ test_expect_success 'each finding is attributed to exactly its patch' '
 				\$d->{patches}[\$i]{results}{selftests}{duration};
 		}
 	" <r &&
-	respin results kp >t && cat t &&
+	respin results kp --preset mm >t && cat t &&
 	test_grep "^ *1/3 .* +1 .* +2 .* +1 .*mm/madvise: add respin_advice()$" t &&
 	test_grep "^ *2/3 .*vm [0-9]*/[0-9]*.*, 2 new .*selftests/vm: a probe" t &&
 	test_grep "^ *3/3 .*vm [0-9]*/[0-9]*.*, 1 broken .*madv_populate" t
