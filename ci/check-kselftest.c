@@ -32,8 +32,12 @@
 #include "tools/lib/run.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SELFTESTS "tools/testing/selftests"
@@ -219,6 +223,40 @@ static void target_release(struct target *t)
 static int cached(const struct target *t)
 {
 	return engine_file_exists(t->cache.buf, "failed");
+}
+
+/*
+ * The program sets no check used for KSELFTEST_KEEP_DAYS go: a set is
+ * marked used (its directory's time) each time it runs; once a run.
+ */
+static void prune_program_sets(const struct engine *e)
+{
+	static int done;
+	struct strbuf dir = STRBUF_INIT, p = STRBUF_INIT;
+	time_t old = time(NULL) - (time_t)KSELFTEST_KEEP_DAYS * 86400;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (done)
+		return;
+	done = 1;
+	strbuf_addf(&dir, "%srespin/kselftest",
+		    git_repository_commondir(e->repo));
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir.buf, de->d_name);
+		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode) &&
+		    st.st_mtime < old && remove_tree(p.buf) < 0)
+			error_clear();	/* (tried again next time) */
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&dir);
+	strbuf_release(&p);
 }
 
 /* Each word of c->targets, found in the tree: 0, or 1 said (ERROR). */
@@ -625,8 +663,13 @@ static int kselftest_run(const struct check_job *j)
 		if (!r)
 			read_failed(j, &t[k]);
 	}
-	for (k = 0; !r && k < n; k++)
+	for (k = 0; !r && k < n; k++) {
+		/* (used now: kept another KSELFTEST_KEEP_DAYS) */
+		utimensat(AT_FDCWD, t[k].cache.buf, NULL, 0);
 		r = run_target(j, &t[k], &v);
+	}
+	if (!r)
+		prune_program_sets(e);
 	if (r < 0)
 		goto out;
 	if (!r) {

@@ -213,24 +213,8 @@ static int write_in(const char *dir, const char *file, const char *data,
 /* A job's directory: its files and its steps' directories go, then it. */
 static void remove_dir(const char *dir)
 {
-	struct strbuf p = STRBUF_INIT;
-	struct dirent *de;
-	struct stat st;
-	DIR *d = opendir(dir);
-
-	while (d && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		path_in(dir, de->d_name, &p);
-		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode))
-			remove_dir(p.buf);
-		else
-			unlink(p.buf);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-	strbuf_release(&p);
+	if (remove_tree(dir) < 0)
+		error_clear();	/* (what is left is harmless: a new name) */
 }
 
 static int env_name_ok(const char *s, size_t n)

@@ -15,6 +15,8 @@
 
 /* The per-test timeout kselftest's runner uses without a settings file. */
 #define KSELFTEST_TIMEOUT 45
+/* A set of test programs no check ran for this many days is removed. */
+#define KSELFTEST_KEEP_DAYS 30
 
 /*
  * A target's name as config may give it: letters, digits, '_', '-',

@@ -12,7 +12,6 @@
 #include "tools/lib/run.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +31,6 @@ static int path_exists(const char *path)
 	struct stat st;
 
 	return !lstat(path, &st);
-}
-
-static int remove_one(const char *path, const struct stat *sb, int flag,
-		      struct FTW *ftw)
-{
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 &&
-	    errno != ENOENT)
-		return error_errno("cannot remove %s", path);
-	return 0;
-}
-
-/* rm -rf, in process: the tree is respin's own. */
-static int remove_tree(const char *path)
-{
-	if (!path_exists(path))
-		return 0;
-	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
 }
 
 static int worktree_remove(git_repository *repo, const char *path)

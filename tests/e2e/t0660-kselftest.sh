@@ -215,6 +215,24 @@ test_expect_success 'another compiler: the programs are built again' '
 	test "$(programs)" = 7
 '
 
+test_expect_success 'program sets no check ran for 30 days go; those it runs stay' '
+	mkdir "$CACHE/0000old" "$CACHE/0000new" &&
+	for d in "$CACHE"/*
+	do
+		touch -d "40 days ago" "$d" || return 1
+	done &&
+	touch -d "20 days ago" "$CACHE/0000new" &&
+	git config respin.check.ks.append respin.cc=3 &&
+	test_when_finished "git config --unset respin.check.ks.append" &&
+	test_expect_code 1 respin check k --patch 3 >out 2>err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	test_path_is_missing "$CACHE/0000old" &&
+	test_path_is_dir "$CACHE/0000new" &&
+	# the set patch 3 ran, and the one of 20 days
+	test "$(programs)" = 2 &&
+	test -n "$(find "$CACHE" -mindepth 1 -maxdepth 1 -newer "$CACHE/0000new" ! -name 0000new)"
+'
+
 test_expect_success 'diff --results names the subtests that changed' '
 	respin diff k v1 v2 --results >d 2>&1 &&
 	test_grep "results: ks: mm/delta: FAIL -> PASS" d

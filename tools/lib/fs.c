@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
@@ -44,6 +45,26 @@ int mkdir_leading(const char *path)
 	r = mkdir_parents(dir);
 	free(dir);
 	return r;
+}
+
+static int remove_one(const char *path, const struct stat *sb, int flag,
+		      struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 &&
+	    errno != ENOENT)
+		return error_errno("cannot remove %s", path);
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return 0;
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
 }
 
 int respin_tool_path(const char *name, struct strbuf *out)

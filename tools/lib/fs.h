@@ -11,6 +11,13 @@ int mkdir_parents(const char *path);
 /* The same for the directories that lead to path (a file's folder). */
 int mkdir_leading(const char *path);
 
+/*
+ * rm -rf of a tree of respin's own, in process (symbolic links are
+ * removed, never followed); 0 when nothing is left (nothing there is
+ * fine), <0 with a message naming what could not be removed.
+ */
+int remove_tree(const char *path);
+
 struct strbuf;
 /*
  * A helper program of respin's own (tools/NAME in the build tree,
