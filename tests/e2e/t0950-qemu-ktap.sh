@@ -287,6 +287,23 @@ test_expect_success 'the initramfs is cached by content, and remade on a change'
 	check_same list2 list3
 '
 
+test_expect_success 'an initramfs no run used for 30 days goes, one in use stays' '
+	: >"$RCACHE/initramfs/0000old.cpio.gz" &&
+	: >"$RCACHE/initramfs/0000new.cpio.gz" &&
+	for f in "$RCACHE"/initramfs/*
+	do
+		touch -d "40 days ago" "$f" || return 1
+	done &&
+	touch -d "20 days ago" "$RCACHE/initramfs/0000new.cpio.gz" &&
+	run --timeout 120 "$BZ" tests >got4.ktap &&
+	test_path_is_missing "$RCACHE/initramfs/0000old.cpio.gz" &&
+	test_path_is_file "$RCACHE/initramfs/0000new.cpio.gz" &&
+	ls "$RCACHE"/initramfs/*.cpio.gz >list4 &&
+	test $(wc -l <list4) = 2 &&
+	ls "$RCACHE"/initramfs/init-* >inits &&
+	test $(wc -l <inits) = 1
+'
+
 test_expect_success 'a bad bzImage path: exit 2 and a clear message' '
 	test_expect_code 2 run --timeout 30 "$TRASH/no-such-bzImage" tests >out 2>err &&
 	test_grep "no kernel image at .*no-such-bzImage" err &&
