@@ -262,7 +262,8 @@ int build_chain_queue(struct engine *e, const struct check *b)
 		unsigned needs = check_kind_ops(e->checks->items[k].kind)->needs;
 
 		if ((needs & KIND_NEEDS_BUILD) &&
-		    !(needs & KIND_OWN_SCHEDULE) && !b->artifacts)
+		    !(needs & KIND_OWN_SCHEDULE) &&
+		    (!b->artifacts || (needs & KIND_BUILD_DIR)))
 			return 0;	/* it would read another tree's build */
 	}
 	strbuf_addf(&file, "%s/.respin-chain", e->wt.build_dir);

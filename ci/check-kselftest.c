@@ -693,6 +693,7 @@ out:
 
 const struct check_kind_ops check_kselftest_ops = {
 	.kind = CHECK_KSELFTEST,
-	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE,
+	/* (make headers in the build directory, its bzImage) */
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_BUILD_DIR,
 	.run = kselftest_run,
 };

@@ -209,7 +209,7 @@ out:
 		.run = static_run,					\
 	}
 
-STATIC_OPS(check_sparse_ops, CHECK_SPARSE, KIND_NEEDS_BUILD);
-STATIC_OPS(check_w1_ops, CHECK_W1, KIND_NEEDS_BUILD);
+STATIC_OPS(check_sparse_ops, CHECK_SPARSE, KIND_NEEDS_BUILD | KIND_BUILD_DIR);
+STATIC_OPS(check_w1_ops, CHECK_W1, KIND_NEEDS_BUILD | KIND_BUILD_DIR);
 STATIC_OPS(check_kdoc_ops, CHECK_KDOC, 0);
 STATIC_OPS(check_cocci_ops, CHECK_COCCI, 0);

@@ -29,6 +29,9 @@
 					     retries reuse it */
 #define KIND_KEY_PAIR		(1u << 8) /* the trees before and after
 					     the patch decide: keyed by both */
+#define KIND_BUILD_DIR		(1u << 9) /* makes in the build directory
+					     itself, not on kept artifacts:
+					     no build chain (it moves on) */
 
 /* One check at one position. */
 struct check_job {

@@ -239,6 +239,19 @@ test_expect_success 'a check that needs the build reads the artifacts the chain 
 	test -z "$(ls "$TRASH/shared/jobs")"
 '
 
+test_expect_success 'sparse makes in the build directory itself: no chain, even with artifacts' '
+	git config respin.check.sp.kind sparse &&
+	git config respin.check.sp.command "test \"\$RESPIN_BUILD\" = \"$PWD/.git/respin/build/k\" && test -f \"\$RESPIN_BUILD/vmlinux\" && cat >/dev/null" &&
+	test_when_finished "git config --remove-section respin.check.sp" &&
+	rm -rf .git/respin/build/k .git/respin/artifacts &&
+	chains=$(submitted -build-chain-) &&
+	respin check k --only build,kt,sp >out 2>err &&
+	# (the builds and kt stored: sp needs the trees built again)
+	test_grep "^3 run, 7 reused, 0 failed$" out &&
+	test "$(submitted -build-chain-)" = $chains &&
+	test -z "$(ls "$TRASH/shared/jobs")"
+'
+
 test_expect_success 'a respin check killed while its build chain runs finds the chain again' '
 	git config respin.check.build.command "sleep 1 && make O=\"\$RESPIN_BUILD\"" &&
 	test_when_finished "git config --unset respin.check.build.command" &&
