@@ -180,6 +180,7 @@ static int tiny_qemu_command(struct engine *e, struct strbuf *cmd,
 			     struct strbuf *log)
 {
 	struct strbuf opts = STRBUF_INIT, tool = STRBUF_INIT;
+	struct strbuf word = STRBUF_INIT;
 	git_tree *base = NULL, *tip = NULL;
 	git_commit *cb = NULL, *ct = NULL;
 	const char *p;
@@ -205,14 +206,9 @@ static int tiny_qemu_command(struct engine *e, struct strbuf *cmd,
 	strbuf_addstr(cmd, "sh ");
 	strbuf_add_sq(cmd, tool.buf);
 	/* (each a plain name: kconfig_wanted() keeps no other) */
-	for (p = opts.buf; *p; ) {
-		size_t n = strcspn(p, " ");
-
-		strbuf_addf(cmd, " --try %.*s", (int)n, p);
-		p += n;
-		if (*p)
-			p++;
-	}
+	p = opts.buf;
+	while (strbuf_next_word(&word, &p, " "))
+		strbuf_addf(cmd, " --try %s", word.buf);
 	strbuf_addstr(cmd, " \"$RESPIN_SRC\" \"$RESPIN_BUILD\"");
 	strbuf_addf(log, "respin: kconfig = tiny-qemu: a tinyconfig for QEMU"
 		    "%s%s\n", opts.len ? " with, where they can be, " : "",
@@ -225,6 +221,7 @@ out:
 	git_commit_free(ct);
 	strbuf_release(&opts);
 	strbuf_release(&tool);
+	strbuf_release(&word);
 	return r;
 }
 

@@ -179,6 +179,13 @@ static const char *compiler_version(void)
 	return v.buf;
 }
 
+/* Where the program sets are kept: .git/respin/kselftest. */
+static void programs_root(const struct engine *e, struct strbuf *out)
+{
+	strbuf_addf(out, "%srespin/kselftest",
+		    git_repository_commondir(e->repo));
+}
+
 static int target_key(struct engine *e, const struct check_job *j,
 		      struct target *t)
 {
@@ -204,8 +211,8 @@ static int target_key(struct engine *e, const struct check_job *j,
 	git_tree_free(tree);
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(hex, sizeof(hex), &oid);
-	strbuf_addf(&t->cache, "%srespin/kselftest/%s",
-		    git_repository_commondir(e->repo), hex);
+	programs_root(e, &t->cache);
+	strbuf_addf(&t->cache, "/%s", hex);
 	strbuf_release(&sb);
 	strbuf_release(&mk);
 	strbuf_release(&p);
@@ -241,8 +248,7 @@ static void prune_program_sets(const struct engine *e)
 	if (done)
 		return;
 	done = 1;
-	strbuf_addf(&dir, "%srespin/kselftest",
-		    git_repository_commondir(e->repo));
+	programs_root(e, &dir);
 	d = opendir(dir.buf);
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')

@@ -277,12 +277,12 @@ static void hash_check(struct check *c)
 		strbuf_addf(&sb, "constraint %s\n", c->constraint);
 	/* another .config builds another kernel (and another script) */
 	if (c->kind == CHECK_BUILD && c->kconfig &&
-	    !strcmp(c->kconfig, "tiny-qemu"))
-		strbuf_addf(&sb, "kconfig %s %d\n", c->kconfig,
-			    KCONFIG_TINY_FORMAT);
-	else if (c->kind == CHECK_BUILD && c->kconfig &&
-		 strcmp(c->kconfig, "current"))
-		strbuf_addf(&sb, "kconfig %s\n", c->kconfig);
+	    strcmp(c->kconfig, "current")) {
+		strbuf_addf(&sb, "kconfig %s", c->kconfig);
+		if (!strcmp(c->kconfig, "tiny-qemu"))
+			strbuf_addf(&sb, " %d", KCONFIG_TINY_FORMAT);
+		strbuf_addch(&sb, '\n');
+	}
 	/* what a kselftest check runs (the runner's path is not it) */
 	if (c->kind == CHECK_KSELFTEST)
 		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",

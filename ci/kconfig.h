@@ -7,6 +7,13 @@
 #include <git2.h>
 
 /*
+ * tools/kernel-config-tiny.sh's format (its "respin-tiny-config N"):
+ * in the build's definition, so that results from a script that made
+ * another .config are not reused.  Bump the two together.
+ */
+#define KCONFIG_TINY_FORMAT 2
+
+/*
  * The kernel options a series wants in a small configuration
  * (respin.check.build.kconfig = tiny-qemu): for each .c file the series
  * touches, the option its directory's Makefile builds it under
@@ -16,13 +23,6 @@
  * CONFIG_, each [A-Za-z0-9_]: a name from the tree that is not is left
  * out.  Space-separated into out, each once, in the order found.
  */
-/*
- * tools/kernel-config-tiny.sh's format (its "respin-tiny-config N"):
- * in the build's definition, so that results from a script that made
- * another .config are not reused.  Bump the two together.
- */
-#define KCONFIG_TINY_FORMAT 2
-
 int kconfig_wanted(git_repository *repo, git_tree *base, git_tree *tip,
 		   struct strbuf *out);
 
