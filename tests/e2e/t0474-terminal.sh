@@ -74,7 +74,7 @@ test_expect_success 'thread on a terminal: escapes shown, not sent' '
 	cat tty.out &&
 	no_raw tty.out &&
 	test_grep "mm: \\\\e\[2J\\\\e\]0;pwned\\\\e\\\\ fix \\\\u202etxt.exe" tty.out &&
-	test_grep "by Evil\\\\n\\\\e\[31mAuthor <evil@example.org>" tty.out
+	test_grep "by Evil \\\\e\[31mAuthor <evil@example.org>" tty.out
 '
 
 test_expect_success 'thread into a pipe: escaped the same way' '
