@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 
 #ifndef RESPIN_VERSION
@@ -108,9 +109,32 @@ static void list_commands(FILE *out)
 	      "'respin help <command>' opens its manual page.\n", out);
 }
 
+/*
+ * The page beside the program when it runs from the build tree
+ * (build/respin, build/man/man1/PAGE.1), which man's search path does
+ * not hold; 0 with its path in out.
+ */
+static int build_tree_page(const char *page, char *out, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)snprintf(out, size, "%s/man/man1/%s.1", exe, page) >= size)
+		return -1;
+	return access(out, R_OK);
+}
+
 static int cmd_help(int argc, const char **argv)
 {
-	char page[64];
+	char page[64], local[PATH_MAX];
 
 	if (argc < 2) {
 		list_commands(stdout);
@@ -122,7 +146,10 @@ static int cmd_help(int argc, const char **argv)
 		return RESPIN_EXIT_USAGE;
 	}
 	snprintf(page, sizeof(page), "respin-%s", argv[1]);
-	execlp("man", "man", page, (char *)NULL);
+	if (build_tree_page(page, local, sizeof(local)) == 0)
+		execlp("man", "man", "-l", local, (char *)NULL);
+	else
+		execlp("man", "man", page, (char *)NULL);
 	fprintf(stderr, "fatal: cannot run man: %s\n", strerror(errno));
 	fprintf(stderr, "hint: 'respin %s --help' lists its options\n",
 		argv[1]);
