@@ -37,6 +37,16 @@ test_expect_success 'a reply to a real patch: threaded under it, reply-all' '
 	test_grep "^Message-Id: <[0-9]*\.[0-9]*\.[0-9a-f]*@example.org>$" d
 '
 
+test_expect_success 'GIT_COMMITTER_DATE in the forms git reads: the Date and the Message-ID' '
+	GIT_COMMITTER_DATE=2024-01-01T00:00:00Z respin reply "$LRU" $P1 >iso &&
+	test "$(header Date iso)" = "Mon, 1 Jan 2024 00:00:00 +0000" &&
+	test_grep "^Message-Id: <1704067200\.[0-9]*\.[0-9a-f]*@example.org>$" iso &&
+	GIT_COMMITTER_DATE="Tue, 2 Jan 2024 10:30:00 +0200" respin reply "$LRU" $P1 >rfc &&
+	test "$(header Date rfc)" = "Tue, 2 Jan 2024 10:30:00 +0200" &&
+	GIT_COMMITTER_DATE="@1704067200 -0130" respin reply "$LRU" $P1 >raw &&
+	test "$(header Date raw)" = "Sun, 31 Dec 2023 22:30:00 -0130"
+'
+
 test_expect_success 'the attribution line and the quote; the signature is cut' '
 	test_grep "^On Fri, 12 Jan 2024 02:33:19 +0800, Kairui Song wrote:$" d &&
 	test_grep "^> When lru_gen is aging, it will update mm counters page by page,$" d &&
