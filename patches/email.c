@@ -86,10 +86,47 @@ static void add_encoded(struct strbuf *out, const char *text)
 	g_free(enc);
 }
 
+/*
+ * Folds the header line that starts at out->buf + start when it is
+ * longer than RFC 5322's limit of 998 characters: then at blanks, into
+ * lines of at most 78 where the words allow, as git format-patch does.
+ * Shorter lines stay whole: b4 0.12 cannot read a folded Subject.
+ */
+static void fold_long(struct strbuf *out, size_t start)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p, *end;
+	size_t col = 0;
+
+	if (out->len - start <= 998)
+		return;
+	strbuf_add(&line, out->buf + start, out->len - start);
+	strbuf_setlen(out, start);
+	p = line.buf;
+	end = line.buf + line.len;
+	while (p < end) {
+		const char *sp = memchr(p + 1, ' ', (size_t)(end - p - 1));
+		size_t n = (size_t)((sp ? sp : end) - p);
+
+		if (col && col + n > 78) {
+			/* the blank before the word starts the next line */
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		strbuf_add(out, p, n);
+		col += n;
+		p += n;
+	}
+	strbuf_release(&line);
+}
+
 void email_header(struct strbuf *out, const char *name, const char *value)
 {
+	size_t start = out->len;
+
 	strbuf_addf(out, "%s: ", name);
 	add_encoded(out, value);
+	fold_long(out, start);
 	strbuf_addch(out, '\n');
 }
 
