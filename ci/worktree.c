@@ -2,6 +2,7 @@
 #include "ci/worktree.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
+#include "tools/lib/lock.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
@@ -112,6 +113,39 @@ void worktree_lock_note(struct worktree *wt, const char *running, long group)
 	strbuf_release(&sb);
 }
 
+/*
+ * git worktree add reads the other worktrees' entries in .git/worktrees
+ * while another git worktree add may be writing one ("failed to read
+ * .git/worktrees/c/commondir"): respin adds and removes its worktrees
+ * one process at a time, under .git/respin/worktrees.lock.
+ */
+static time_t admin_deadline;
+
+static int admin_stop(void)
+{
+	return time(NULL) > admin_deadline;
+}
+
+static int admin_lock(git_repository *repo, struct lock_file *lk)
+{
+	struct strbuf path = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&path, "%srespin/worktrees.lock",
+		    git_repository_commondir(repo));
+	r = mkdir_leading(path.buf);
+	admin_deadline = time(NULL) + 120;
+	if (!r)
+		r = lock_take(lk, path.buf, "git worktree add/remove", 1,
+			      admin_stop, NULL);
+	if (r == 1)
+		r = error("%s has been held for two minutes: another respin "
+			  "is making or removing a worktree; try again",
+			  path.buf);
+	strbuf_release(&path);
+	return r;
+}
+
 static int worktree_create(git_repository *repo, struct worktree *wt,
 			   const git_oid *commit)
 {
@@ -123,11 +157,16 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 	struct strbuf what = STRBUF_INIT;
 	int r;
 
+	struct lock_file admin = LOCK_FILE_INIT;
+
 	r = mkdir_leading(wt->path);
+	if (!r)
+		r = admin_lock(repo, &admin);
 	if (r < 0)
 		return r;
 	strbuf_addf(&what, "cannot make the worktree %s", wt->path);
 	r = run_checked(argv, NULL, what.buf);
+	lock_release(&admin);
 	strbuf_release(&what);
 	return r;
 }
@@ -144,19 +183,23 @@ static int worktree_discard(git_repository *repo, struct worktree *wt)
 			     "--force", wt->path, NULL };
 	const char *rmrf[] = { "rm", "-rf", "--", wt->path, NULL };
 	const char *prune[] = { "git", "-C", dir, "worktree", "prune", NULL };
+	struct lock_file admin = LOCK_FILE_INIT;
 	struct stat st;
 	int r;
 
 	git_repository_free(wt->repo);
 	wt->repo = NULL;
+	r = admin_lock(repo, &admin);
+	if (r < 0)
+		return r;
 	if (run_checked(rm, NULL, "cannot remove the worktree") < 0)
 		error_clear();
-	r = 0;
 	if (!stat(wt->path, &st))
 		r = run_checked(rmrf, NULL,
 				"cannot remove the half-made worktree");
 	if (!r)
 		r = run_checked(prune, NULL, "cannot prune worktrees");
+	lock_release(&admin);
 	return r;
 }
 
