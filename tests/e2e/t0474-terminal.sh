@@ -135,4 +135,12 @@ test_expect_success 'cover: escaped on a terminal, the exact letter into a pipe'
 	LC_ALL=C grep -q "$ESC\[2J" letter
 '
 
+test_expect_success 'format --stdout: escaped on a terminal, the exact mail into a pipe' '
+	on_tty respin format evil --stdout &&
+	no_raw tty.out &&
+	test_grep "one\\\\e\[5m1" tty.out &&
+	respin format evil --stdout >mbox &&
+	LC_ALL=C grep -q "one$ESC\[5m1" mbox
+'
+
 test_done
