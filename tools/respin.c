@@ -10,6 +10,7 @@
  */
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
+#include "tools/lib/objtx.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
@@ -27,6 +28,12 @@
 enum {
 	NEED_REPO = 1 << 0,	/* fails outside a repository */
 	WANT_REPO = 1 << 1,	/* uses one (config) when there is one */
+	/*
+	 * writes objects only through libgit2, none that another program
+	 * must read before the command saves them: they are written out
+	 * of a concurrent git gc's reach (tools/lib/objtx.h)
+	 */
+	GC_SAFE = 1 << 2,
 };
 
 struct command {
@@ -37,7 +44,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "track", cmd_track, NEED_REPO,
+	{ "track", cmd_track, NEED_REPO | GC_SAFE,
 	  "record REF..TIP as the next version of a series" },
 	{ "list", cmd_list, NEED_REPO,
 	  "list the series, one line each" },
@@ -49,7 +56,7 @@ static const struct command commands[] = {
 	  "range-diff between two versions of a series" },
 	{ "thread", cmd_thread, WANT_REPO,
 	  "what is in a thread or mailbox: series, versions, trailers" },
-	{ "import", cmd_import, NEED_REPO,
+	{ "import", cmd_import, NEED_REPO | GC_SAFE,
 	  "record a version from mail (mbox, maildir, lore, notmuch)" },
 	{ "rebase", cmd_rebase, NEED_REPO,
 	  "the latest version onto a new base, patch by patch, 3-way" },
@@ -159,6 +166,7 @@ static int cmd_help(int argc, const char **argv)
 int main(int argc, const char **argv)
 {
 	struct command_context ctx = { 0 };
+	struct objtx tx = { 0 };
 	const struct command *cmd;
 	int r;
 
@@ -209,7 +217,15 @@ int main(int argc, const char **argv)
 		ctx.repo = NULL;
 	}
 run:
+	if ((cmd->flags & GC_SAFE) && ctx.repo) {
+		r = objtx_begin(&tx, ctx.repo);
+		if (r < 0) {
+			r = error_report(r);
+			goto out;
+		}
+	}
 	r = cmd->fn(argc - 1, argv + 1, &ctx);
+	objtx_end(&tx);
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
 			fprintf(stderr, "fatal: cannot write output: %s\n",
