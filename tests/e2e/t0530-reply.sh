@@ -191,6 +191,15 @@ test_expect_success 'a Cc of 5,000 addresses: each once, folded, the user left o
 	awk "length > 998 { bad = 1 } END { exit bad }" d
 '
 
+test_expect_success 'a To of a million addresses: refused before it is parsed, nothing written' '
+	awk "BEGIN { printf \"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Big <big@example.org>\nSubject: huge\nMessage-Id: <huge@example.org>\nTo: \";
+		for (i = 0; i < 1000000; i++) printf \"u%d@example.org, \", i;
+		printf \"x@example.org\n\nbody\n\" }" >huge.mbox &&
+	test_expect_code 128 respin reply huge.mbox huge@example.org -o huge-draft.mbox 2>err &&
+	test_grep "<huge@example.org>: its To header names 1000001 addresses, more than the 20000 a reply-all draft takes; nothing was written" err &&
+	test_path_is_missing huge-draft.mbox
+'
+
 test_expect_success 'a Message-ID that is not there: 128, naming the source' '
 	test_expect_code 128 respin reply "$LRU" nosuch@example.org >out 2>err &&
 	test_grep "no message <nosuch@example.org> in mbox .*v2.mbox" err &&
