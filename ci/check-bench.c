@@ -361,7 +361,8 @@ static int bench_store(struct engine *e, const struct check *c,
 	} else if (r == RESPIN_ENOTFOUND) {
 		r = 0;
 	}
-	if (!r && (bp->ran || (!have && bp->nr))) {
+	/* a position whose runs gave no value yet has nothing to say */
+	if (!r && bp->nr && (bp->ran || !have)) {
 		strbuf_addf(&v.summary, "n=%zu mean=%g", bp->nr,
 			    stats_mean(bp->v, bp->nr));
 		j.key = key.buf;
