@@ -19,7 +19,7 @@
 struct bt_col {
 	char label[80];
 	const struct grid_cell *cell;
-	const struct grid_cell *ref;	/* by version: the cell compared with */
+	const struct grid_cell *ref;	/* by version: compared with this */
 	int is_ref;			/* the first column: the reference */
 };
 
@@ -341,15 +341,18 @@ static void main_table(struct strbuf *out, const struct bt *t)
 		for (m = 0; m <= nm; m++) {
 			char **cells = xcalloc(t->ncol, sizeof(*cells));
 			int higher = m ? 1 : c->higher;
-			const char *kind = stats[s].name ? stats[s].name :
-					   c->harmonic && !m ? "Hmean" : "Amean";
+			const char *kind = stats[s].name;
+
+			if (!kind)
+				kind = c->harmonic && !m ? "Hmean" : "Amean";
 
 			for (j = 0; j < t->ncol; j++) {
 				const struct bt_stat *x = &st[m * t->ncol + j];
 				enum stats_mark mark = STATS_MARK_NONE;
 
 				if (stats[s].kind == BT_MEAN && x->have_cmp)
-					mark = stats_verdict_mark(x->cmp.verdict);
+					mark = stats_verdict_mark(
+						x->cmp.verdict);
 				cells[j] = stat_cell(x, stats[s].kind, higher,
 						     mark);
 			}

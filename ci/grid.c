@@ -200,9 +200,9 @@ static void compare_metrics(const struct grid_cell *base,
 		gm->base_samples = xcalloc(bm->nr, sizeof(*gm->base_samples));
 		gm->nr_base = stats_window(bm->samples, bm->seq, bm->nr,
 					   gm->seq, gm->nr, gm->base_samples);
-		if (gm->nr_base && !grid_metric_compare(gm->base_samples,
-							gm->nr_base, gm->samples,
-							gm->nr, p, &gm->cmp))
+		if (gm->nr_base &&
+		    !grid_metric_compare(gm->base_samples, gm->nr_base,
+					 gm->samples, gm->nr, p, &gm->cmp))
 			gm->have_cmp = 1;
 		error_clear();
 	}

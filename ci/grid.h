@@ -32,7 +32,7 @@ struct grid_metric {
 	double *samples;
 	int64_t *seq;
 	size_t nr;
-	double *base_samples;		/* at a patch: the base's, its span */
+	double *base_samples;		/* at a patch: the base's span */
 	size_t nr_base;
 	struct stats_comparison cmp;
 	int have_cmp;

@@ -127,7 +127,8 @@ static void test_stress_ng(void)
 	is_int(recipe_parse(r, bad.buf, bad.len, &v), -1,
 	       "a value that is no number");
 	/* the system-info block has keys of its own, none of these */
-	ok(strstr(yaml.buf, "system-info:") && strstr(yaml.buf, "- stressor: vm"),
+	ok(strstr(yaml.buf, "system-info:") &&
+	   strstr(yaml.buf, "- stressor: vm"),
 	   "the fixture is stress-ng's whole YAML");
 	is_int(recipe_parse(r, "", 0, &v), -1, "no output at all");
 	error_clear();
