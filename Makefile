@@ -54,11 +54,17 @@ E2E = $(wildcard tests/e2e/t[0-9]*.sh)
 DOCS = $(wildcard docs/respin*.md)
 MANS = $(DOCS:docs/%.md=$(BUILD)/man/man1/%.1)
 
-PROGRAMS = $(BUILD)/respin $(BUILD)/git-respin
+# respin-bench-run: what a bench with a recipe or vmstat runs (found
+# beside respin, or in PREFIX/libexec/respin installed)
+PROGRAMS = $(BUILD)/respin $(BUILD)/git-respin $(BUILD)/respin-bench-run
 
 all: $(PROGRAMS) $(MANS)
 
 $(BUILD)/respin: $(MAIN_OBJ) $(BUILD)/librespin.a
+	$(quiet) "  LINK    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/respin-bench-run: $(BUILD)/tools/respin-bench-run.o $(BUILD)/librespin.a
 	$(quiet) "  LINK    $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -128,6 +134,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init
 	install -m 755 tools/respin-qemu-ktap $(DESTDIR)$(PREFIX)/libexec/respin/
 	install -m 644 tools/qemu-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init/
+	# what a bench with a recipe or vmstat runs
+	install -m 755 $(BUILD)/respin-bench-run $(DESTDIR)$(PREFIX)/libexec/respin/
 	# what build kconfig = tiny-qemu runs
 	install -m 755 tools/kernel-config-tiny.sh $(DESTDIR)$(PREFIX)/libexec/respin/
 	# bash completion: "respin" and, loaded by git's, "git respin"
@@ -192,4 +200,4 @@ help:
 .PHONY: all deps units check demo bench install clean help
 .SUFFIXES:
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(BUILD)/tools/respin-bench-run.d $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)

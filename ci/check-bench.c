@@ -10,14 +10,20 @@
  */
 #include "ci/kind.h"
 #include "ci/artifacts.h"
+#include "ci/recipe.h"
 #include "ci/stats.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/run.h"
 
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define BENCH_METRICS_MAX 1024		/* secondary metrics a run */
+#define BENCH_METRIC_NAME_MAX 100
 
 /* The metric of one bench run: "respin-metric: NAME VALUE" or pattern. */
 static int bench_metric(const struct check *c, const char *text, double *out)
@@ -59,6 +65,131 @@ static int bench_metric(const struct check *c, const char *text, double *out)
 			return 0;
 	}
 	return -1;
+}
+
+/* A secondary metric's name: short, no blanks or control characters. */
+static int metric_name_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > BENCH_METRIC_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * The run's secondary metrics: every "respin-metric: NAME VALUE" line
+ * but the main metric's (each name once, the first line of it; at most
+ * BENCH_METRICS_MAX).  Appends to names (strings of the caller's to
+ * free) and vals; returns how many.
+ */
+static size_t bench_secondary(const struct check *c, const char *text,
+			      char ***names, double **vals)
+{
+	const char *p = text;
+	size_t n = 0, alloc = 0, valloc = 0, k, len;
+
+	while ((p = strstr(p, "respin-metric:")) && n < BENCH_METRICS_MAX) {
+		const char *q = p + 14, *name;
+		char *end;
+		double v;
+		int dup = 0;
+
+		p = q;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		name = q;
+		while (*q && *q != ' ' && *q != '\t' && *q != '\n')
+			q++;
+		len = (size_t)(q - name);
+		if (!metric_name_ok(name, len) || (*q != ' ' && *q != '\t'))
+			continue;
+		if (!c->pattern && c->metric && strlen(c->metric) == len &&
+		    !strncmp(c->metric, name, len))
+			continue;
+		v = strtod(q, &end);
+		if (end == q || !isfinite(v) ||
+		    (*end && *end != '\n' && *end != ' ' && *end != '\r'))
+			continue;
+		for (k = 0; k < n && !dup; k++)
+			dup = strlen((*names)[k]) == len &&
+			      !strncmp((*names)[k], name, len);
+		if (dup)
+			continue;
+		ALLOC_GROW(*names, n, alloc);
+		ALLOC_GROW(*vals, n, valloc);
+		(*names)[n] = xstrndup(name, len);
+		(*vals)[n] = v;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * What a run of bench c runs: its command; with a recipe or vmstat,
+ * respin-bench-run around it (tools/respin-bench-run.c), which counts
+ * where the command runs, so the same string serves a run here and a
+ * run in a guest.  0, or an error when the helper is not found.
+ */
+static int bench_command(const struct check *c, struct strbuf *cmd)
+{
+	struct strbuf tool = STRBUF_INIT;
+
+	if (!c->recipe && !c->vmstat) {
+		strbuf_addstr(cmd, c->command);
+		return 0;
+	}
+	if (respin_tool_path("respin-bench-run", &tool) < 0) {
+		strbuf_release(&tool);
+		error_clear();
+		return error("bench %s: respin-bench-run, which runs a recipe "
+			     "or counts /proc/vmstat, is not beside respin "
+			     "(BUILD/ or PREFIX/libexec/respin/): make, or "
+			     "make install", c->name);
+	}
+	strbuf_addstr(cmd, "exec ");
+	strbuf_add_sq(cmd, tool.buf);
+	if (c->vmstat) {
+		strbuf_addstr(cmd, " --vmstat ");
+		strbuf_add_sq(cmd, c->vmstat);
+	}
+	if (c->recipe) {
+		strbuf_addstr(cmd, " --recipe ");
+		strbuf_add_sq(cmd, c->recipe);
+	} else {
+		strbuf_addstr(cmd, " -- sh -c ");
+		strbuf_add_sq(cmd, c->command);
+	}
+	strbuf_release(&tool);
+	return 0;
+}
+
+/* The last n lines of text, each indented, into out. */
+static void last_lines(struct strbuf *out, const char *text, size_t len,
+		       int n)
+{
+	size_t start = len;
+
+	while (start && text[start - 1] == '\n')
+		start--;
+	len = start;
+	while (start && n) {
+		start--;
+		if (text[start] == '\n' && !--n) {
+			start++;
+			break;
+		}
+	}
+	while (start < len) {
+		const char *eol = memchr(text + start, '\n', len - start);
+		size_t e = eol ? (size_t)(eol - text) : len;
+
+		strbuf_addf(out, "    %.*s\n", (int)(e - start), text + start);
+		start = e + 1;
+	}
 }
 
 /*
@@ -128,11 +259,12 @@ static int bench_run_once(struct engine *e, const struct check *c,
 			  struct bench_pos *bp)
 {
 	size_t i = bp->pos;
-	struct strbuf key = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct run_result res;
-	char what[64], step[32];
+	char what[64], step[32], **names = NULL;
+	double value = 0, *vals = NULL;
+	size_t nsec = 0, k;
 	git_oid tree;
-	double value;
 	int r;
 
 	if (run_interrupted())
@@ -140,6 +272,8 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	if (engine_tree(e->repo, engine_commit(e->v, i), &tree) < 0)
 		return -1;
 	r = engine_key(e->repo, e->v, c, i, &key);
+	if (!r)
+		r = bench_command(c, &cmd);
 	engine_running(e, c, i);
 	if (!r) {
 		engine_step(e, i, c, "checking out");
@@ -149,6 +283,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 		r = bench_build(e, i, &tree);
 	if (r < 0) {
 		strbuf_release(&key);
+		strbuf_release(&cmd);
 		return r;
 	}
 	snprintf(what, sizeof(what), "run %zu", bp->nr + 1);
@@ -156,7 +291,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	/* the job of the run after the samples stored: found again on resume */
 	snprintf(step, sizeof(step), "run-%zu", bp->nr + 1);
 	run_result_init(&res);
-	r = engine_exec(e, c, i, &tree, step, c->command, c->timeout, NULL, 0,
+	r = engine_exec(e, c, i, &tree, step, cmd.buf, c->timeout, NULL, 0,
 			&res);
 	e->build_override = NULL;
 	if (r < 0)
@@ -169,9 +304,17 @@ static int bench_run_once(struct engine *e, const struct check *c,
 		error_clear();
 		e->errors++;
 		bp->broken = 1;
-		engine_report(e, c, i, "ERROR: %s\n", res.timed_out ?
-			      "the run timed out" : "no metric in its output");
-		if (!res.timed_out)
+		if (c->recipe && !res.timed_out) {
+			engine_report(e, c, i, "ERROR: the recipe %s gave no "
+				      "value; the last lines:\n", c->recipe);
+			last_lines(&e->report, res.output.buf, res.output.len,
+				   5);
+		} else {
+			engine_report(e, c, i, "ERROR: %s\n", res.timed_out ?
+				      "the run timed out" :
+				      "no metric in its output");
+		}
+		if (!res.timed_out && !c->recipe)
 			strbuf_addf(&e->report, "hint: print a line "
 				    "'respin-metric: %s VALUE', or set "
 				    "respin.check.%s.pattern\n", c->metric ?
@@ -179,12 +322,19 @@ static int bench_run_once(struct engine *e, const struct check *c,
 		r = 1;
 		goto out;
 	}
-	r = results_samples_add(e->rs, c->hash, key.buf, &value, 1);
+	nsec = bench_secondary(c, res.output.buf, &names, &vals);
+	r = results_run_add(e->rs, c->hash, key.buf, value,
+			    (const char *const *)names, vals, nsec);
 	if (!r)
 		r = bench_load(e, c, bp);
 out:
+	for (k = 0; k < nsec; k++)
+		free(names[k]);
+	free(names);
+	free(vals);
 	run_result_release(&res);
 	strbuf_release(&key);
+	strbuf_release(&cmd);
 	return r;
 }
 
@@ -211,7 +361,8 @@ static int bench_store(struct engine *e, const struct check *c,
 	} else if (r == RESPIN_ENOTFOUND) {
 		r = 0;
 	}
-	if (!r && (bp->ran || (!have && bp->nr))) {
+	/* a position whose runs gave no value yet has nothing to say */
+	if (!r && bp->nr && (bp->ran || !have)) {
 		strbuf_addf(&v.summary, "n=%zu mean=%g", bp->nr,
 			    stats_mean(bp->v, bp->nr));
 		j.key = key.buf;

@@ -4,7 +4,9 @@
 #include "ci/kconfig.h"
 #include "ci/kselftest.h"
 #include "ci/preset.h"
+#include "ci/recipe.h"
 #include "ci/stats.h"
+#include "ci/vmstat.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
@@ -68,6 +70,8 @@ struct check *checks_find(struct check_list *l, const char *name)
 
 static void check_free_fields(struct check *c)
 {
+	free(c->vmstat);
+	free(c->recipe);
 	free(c->kconfig);
 	free(c->name);
 	free(c->command);
@@ -243,6 +247,25 @@ static int config_entry(const git_config_entry *e, void *data)
 			return -1;
 		}
 		set_str(&c->kconfig, v);
+	} else if (!strcasecmp(key, "vmstat")) {
+		if (vmstat_globs_check(e->name, v) < 0) {
+			st->err = RESPIN_ERR;
+			strbuf_release(&cname);
+			return -1;
+		}
+		set_str(&c->vmstat, v);
+	} else if (!strcasecmp(key, "recipe")) {
+		if (!recipe_find(v)) {
+			struct strbuf known = STRBUF_INIT;
+
+			recipe_names(&known);
+			st->err = error("%s: '%s' is not a recipe (there are: "
+					"%s)", e->name, v, known.buf);
+			strbuf_release(&known);
+			strbuf_release(&cname);
+			return -1;
+		}
+		set_str(&c->recipe, v);
 	} else if (!strcasecmp(key, "enabled")) {
 		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
 		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
@@ -275,6 +298,20 @@ static void hash_check(struct check *c)
 	 */
 	if (c->kind == CHECK_BENCH && c->constraint)
 		strbuf_addf(&sb, "constraint %s\n", c->constraint);
+	/* what a bench records and runs (lines only when set, as above) */
+	if (c->kind == CHECK_BENCH && c->vmstat) {
+		struct strbuf w = STRBUF_INIT;
+		const char *p = c->vmstat;
+
+		strbuf_addstr(&sb, "vmstat");
+		while (strbuf_next_word(&w, &p, " \t"))
+			strbuf_addf(&sb, " %s", w.buf);
+		strbuf_addch(&sb, '\n');
+		strbuf_release(&w);
+	}
+	if (c->kind == CHECK_BENCH && c->recipe)
+		strbuf_addf(&sb, "recipe %s %d\n", c->recipe,
+			    recipe_find(c->recipe)->format);
 	/* another .config builds another kernel (and another script) */
 	if (c->kind == CHECK_BUILD && c->kconfig &&
 	    strcmp(c->kconfig, "current")) {
@@ -291,6 +328,39 @@ static void hash_check(struct check *c)
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(c->hash, sizeof(c->hash), &oid);
 	strbuf_release(&sb);
+}
+
+/*
+ * A bench's recipe and vmstat settings, together: 0, or an error naming
+ * the key.  A recipe sets the metric, that higher is better and that it
+ * is a rate.
+ */
+static int bench_settings_check(struct check *c)
+{
+	const struct recipe *rc = c->recipe ? recipe_find(c->recipe) : NULL;
+	const char *key = c->recipe ? "recipe" : "vmstat";
+
+	if (!c->recipe && !c->vmstat)
+		return 0;
+	if (c->kind != CHECK_BENCH)
+		return error("respin.check.%s.%s: only a bench check (kind = "
+			     "bench) has it; '%s' is of kind %s", c->name, key,
+			     c->name, kind_names[c->kind]);
+	if (!rc)
+		return 0;
+	if (c->command)
+		return error("respin.check.%s.recipe: '%s' has a command "
+			     "too (respin.check.%s.command): give one of the "
+			     "two", c->name, c->name, c->name);
+	if (c->pattern || (c->metric && strcmp(c->metric, rc->metric)))
+		return error("respin.check.%s.%s: the recipe %s gives the "
+			     "metric '%s' itself: leave metric and pattern "
+			     "out", c->name, c->pattern ? "pattern" : "metric",
+			     rc->name, rc->metric);
+	set_str(&c->metric, rc->metric);
+	c->higher = 1;
+	c->harmonic = 1;
+	return 0;
 }
 
 /*
@@ -433,9 +503,12 @@ int checks_load_preset(git_repository *repo, const char *preset,
 				  c->name, c->name);
 			goto out;
 		}
+		r = bench_settings_check(c);
+		if (r < 0)
+			goto out;
 		/* the static kinds have a default command each */
 		if (!c->command && !c->builtin && !check_kind_static(c->kind) &&
-		    c->kind != CHECK_KSELFTEST) {
+		    c->kind != CHECK_KSELFTEST && !c->recipe) {
 			r = error("check '%s' has no command: set "
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;

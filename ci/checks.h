@@ -19,6 +19,8 @@
  *		threshold = PERCENT	(bench: "same" within +- this)
  *		artifacts = PATH...	(build: kept per tree, see engine)
  *		mean = harmonic		(bench: a rate; default arithmetic)
+ *		vmstat = GLOB... | all	(bench: /proc/vmstat deltas a run)
+ *		recipe = NAME		(bench: a built-in workload, ci/recipe.h)
  *		enabled = false		(switch a built-in off)
  *		executor = local | ...	(where it runs; see ci/executor.h)
  *		partition = NAME	(a cluster's queue for its jobs)
@@ -69,6 +71,8 @@ struct check {
 	char *runner;		/* kselftest: the QEMU runner, or NULL */
 	int builtin;
 	char *kconfig;		/* build: NULL or "current", "tiny-qemu" */
+	char *vmstat;		/* bench: the counters' globs, or NULL */
+	char *recipe;		/* bench: a built-in workload, or NULL */
 	const char *preset;	/* the preset that set it up, or NULL */
 	char hash[41];		/* definition hash */
 };

@@ -96,6 +96,12 @@ static int list_checks(struct check_list *l, int json)
 				json_bool_member(&j, "higher", c->higher);
 				json_int_member(&j, "min_runs", c->min_runs);
 				json_int_member(&j, "max_runs", c->max_runs);
+				if (c->recipe)
+					json_string_member(&j, "recipe",
+							   c->recipe);
+				if (c->vmstat)
+					json_string_member(&j, "vmstat",
+							   c->vmstat);
 			}
 			if (c->partition)
 				json_string_member(&j, "partition",
@@ -133,8 +139,12 @@ static int list_checks(struct check_list *l, int json)
 				strbuf_addf(&out, "selftests %s: built static, "
 					    "run in QEMU (respin-qemu-ktap)",
 					    c->targets);
+			else if (c->recipe)
+				strbuf_addf(&out, "recipe %s", c->recipe);
 			else
 				strbuf_addstr(&out, what);
+			if (c->vmstat)
+				strbuf_addf(&out, " (vmstat %s)", c->vmstat);
 			if (c->builtin || c->preset)
 				strbuf_addf(&out, "  [%s%s%s%s]",
 					    c->builtin ? "built in" : "",

@@ -5,6 +5,7 @@
  * The stored results of a version: one row a patch (and the base), one
  * column a check.
  */
+#include "ci/benchtable.h"
 #include "ci/engine.h"
 #include "ci/grid.h"
 #include "ci/warnings.h"
@@ -20,7 +21,7 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin results <name>[@v<n>] [--preset <p>] [--json]",
+	"respin results <name>[@v<n>] [--preset <p>] [--json | --format <f>]",
 	"respin results <name>[@v<n>] [--preset <p>] --check <c> --patch <i>",
 	NULL
 };
@@ -119,6 +120,7 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				json_array_end(&j);
 				if (cell->have_cmp)
 					grid_comparison_json(&j, &cell->cmp);
+				grid_metrics_json(&j, cell);
 			}
 			if (c->kind == CHECK_KSELFTEST && cell->ks) {
 				warning_set_json(&j, "new_tests",
@@ -146,6 +148,32 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 	json_array_end(&j);
 	json_object_end(&j);
 	strbuf_addch(out, '\n');
+}
+
+/* Every bench's tables as mmtests prints them (ci/benchtable.h). */
+static int mmtests_tables(struct engine *e, const struct grid *g,
+			  struct strbuf *out)
+{
+	size_t k;
+
+	for (k = 0; k < e->checks->nr; k++) {
+		const struct check *c = &e->checks->items[k];
+		size_t before = out->len;
+
+		if (c->kind != CHECK_BENCH)
+			continue;
+		if (out->len)
+			strbuf_addch(out, '\n');
+		bench_table_by_patch(out, c, g, k);
+		if (out->len == before + (before ? 1 : 0))
+			strbuf_setlen(out, before);
+	}
+	if (!out->len)
+		return error_code(RESPIN_ENOTFOUND, "no bench results stored "
+				  "for %s v%d: run 'respin check %s@v%d' with "
+				  "a bench check (kind = bench)", e->s->name,
+				  e->v->number, e->s->name, e->v->number);
+	return 0;
 }
 
 static int detail(struct engine *e, struct grid_cell *cells, size_t ncols,
@@ -187,10 +215,12 @@ static int detail(struct engine *e, struct grid_cell *cells, size_t ncols,
 
 int cmd_results(int argc, const char **argv, struct command_context *ctx)
 {
-	const char *check = NULL, *preset = NULL;
-	int patch = -1, json = 0, exit_code, n, r;
+	const char *check = NULL, *preset = NULL, *format = NULL;
+	int patch = -1, json = 0, mmtests = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_STRING(0, "format", &format, "f", "text, json, or mmtests "
+			   "(the benches' tables as mmtests compares them)"),
 		OPT_STRING(0, "preset", &preset, "p", "with preset p's checks "
 			   "(as respin check --preset p ran them)"),
 		OPT_STRING(0, "check", &check, "c", "details of one check"),
@@ -216,6 +246,18 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 	if (!check != (patch < 0))
 		return command_usage_error(opts, usage, "--check and --patch "
 					   "go together");
+	if (format && strcmp(format, "text") && strcmp(format, "json") &&
+	    strcmp(format, "mmtests"))
+		return command_usage_error(opts, usage, "--format: '%s' is not "
+					   "text, json or mmtests", format);
+	if (format && json && strcmp(format, "json"))
+		return command_usage_error(opts, usage, "--json and --format "
+					   "%s: give one", format);
+	if (format && check)
+		return command_usage_error(opts, usage, "--format shows every "
+					   "check: it takes no --check");
+	json |= format && !strcmp(format, "json");
+	mmtests = format && !strcmp(format, "mmtests");
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		goto fail;
@@ -237,6 +279,8 @@ int cmd_results(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	if (check)
 		r = detail(&e, cells, checks.nr, check, patch, &out);
+	else if (mmtests)
+		r = mmtests_tables(&e, &grid, &out);
 	else if (json)
 		json_table(&e, cells, checks.nr, &out);
 	else

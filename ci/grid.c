@@ -2,6 +2,7 @@
 #include "ci/grid.h"
 #include "ci/engine.h"
 #include "ci/static.h"
+#include "ci/vmstat.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 
@@ -13,6 +14,114 @@
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k)
 {
 	return &g->cells[i * g->ncols + k];
+}
+
+static void grid_metrics_free(struct grid_cell *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_metrics; i++) {
+		free(c->metrics[i].name);
+		free(c->metrics[i].samples);
+		free(c->metrics[i].seq);
+		free(c->metrics[i].base_samples);
+	}
+	free(c->metrics);
+	c->metrics = NULL;
+	c->nr_metrics = 0;
+}
+
+const struct grid_metric *grid_cell_metric(const struct grid_cell *cell,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cell->nr_metrics; i++)
+		if (!strcmp(cell->metrics[i].name, name))
+			return &cell->metrics[i];
+	return NULL;
+}
+
+void grid_metric_plan(const struct check *c, int fixed,
+		      struct stats_plan *out)
+{
+	if (fixed)
+		stats_plan_fixed(out, STATS_HIGHER_IS_BETTER,
+				 c->threshold_pct);
+	else
+		stats_plan_init(out, STATS_HIGHER_IS_BETTER, c->min_runs,
+				c->max_runs, c->threshold_pct);
+}
+
+const char *grid_metric_verdict_name(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_BETTER:
+		return "higher";
+	case STATS_WORSE:
+		return "lower";
+	case STATS_SAME:
+		return "same";
+	case STATS_INCONCLUSIVE:
+		break;
+	}
+	return "inconclusive";
+}
+
+int grid_metric_compare(const double *base, size_t nbase, const double *patch,
+			size_t npatch, const struct stats_plan *p,
+			struct stats_comparison *c)
+{
+	struct stats_welch w;
+	int r = stats_compare(base, nbase, patch, npatch, p, c);
+
+	if (r < 0 || c->base.mean != 0 || nbase < 2 || npatch < 2)
+		return r;
+	if (c->patch.mean == 0 && c->base.stddev == 0 &&
+	    c->patch.stddev == 0) {
+		/* 0 every run, both sides */
+		c->verdict = STATS_SAME;
+		c->decided = 1;
+		c->runs_needed = 0;
+		c->change_pct = c->gain_pct = c->low_pct = c->high_pct = 0;
+		return 0;
+	}
+	if (c->patch.mean == 0 || stats_welch_test(base, nbase, patch, npatch,
+						   &w) < 0) {
+		error_clear();
+		return 0;
+	}
+	/* from 0: no change in %, but the difference can be told apart */
+	c->welch = w;
+	c->significant = w.diff_low > 0 || w.diff_high < 0;
+	c->decided = c->significant;
+	c->verdict = !c->significant ? STATS_INCONCLUSIVE :
+		     w.diff > 0 ? STATS_BETTER : STATS_WORSE;
+	c->change_pct = c->gain_pct = copysign(INFINITY, w.diff);
+	c->runs_needed = c->decided ? 0 : -1;
+	return 0;
+}
+
+/* The secondary metrics of a bench cell, from the store. */
+static int load_metrics(struct results *rs, const struct check *c,
+			struct grid_cell *cell)
+{
+	struct results_metric *m;
+	size_t n, i;
+	int r = results_metrics_get(rs, c->hash, cell->res.key, &m, &n);
+
+	if (r < 0)
+		return r;
+	cell->metrics = xcalloc(n + 1, sizeof(*cell->metrics));
+	for (i = 0; i < n; i++) {
+		cell->metrics[i].name = m[i].name;
+		cell->metrics[i].samples = m[i].vals;
+		cell->metrics[i].seq = m[i].seq;
+		cell->metrics[i].nr = m[i].n;
+	}
+	cell->nr_metrics = n;
+	free(m);	/* its strings and arrays are the cell's now */
+	return 0;
 }
 
 void grid_release(struct grid *g)
@@ -32,6 +141,7 @@ void grid_release(struct grid *g)
 			free(c->samples);
 			free(c->seq);
 			free(c->base_samples);
+			grid_metrics_free(c);
 			if (c->ks)
 				kselftest_changes_release(c->ks);
 			free(c->ks);
@@ -59,10 +169,12 @@ static int load_cell(git_repository *repo, struct results *rs,
 	if (r < 0)
 		return r;
 	cell->have = 1;
-	if (c->kind == CHECK_BENCH)
-		return results_samples_get_seq(rs, c->hash, cell->res.key,
-					       &cell->samples, &cell->seq,
-					       &cell->nr_samples);
+	if (c->kind == CHECK_BENCH) {
+		r = results_samples_get_seq(rs, c->hash, cell->res.key,
+					    &cell->samples, &cell->seq,
+					    &cell->nr_samples);
+		return r < 0 ? r : load_metrics(rs, c, cell);
+	}
 	if (c->kind == CHECK_BUILD)
 		warning_set_parse_lines(&cell->warnings, cell->res.details ?
 					cell->res.details : "");
@@ -73,16 +185,40 @@ static int load_cell(git_repository *repo, struct results *rs,
 	return 0;
 }
 
+/* A patch's secondary metrics against the base's, each of its span. */
+static void compare_metrics(const struct grid_cell *base,
+			    struct grid_cell *cur, const struct stats_plan *p)
+{
+	size_t m;
+
+	for (m = 0; m < cur->nr_metrics; m++) {
+		struct grid_metric *gm = &cur->metrics[m];
+		const struct grid_metric *bm = grid_cell_metric(base, gm->name);
+
+		if (!bm || !bm->nr || !gm->nr)
+			continue;
+		gm->base_samples = xcalloc(bm->nr, sizeof(*gm->base_samples));
+		gm->nr_base = stats_window(bm->samples, bm->seq, bm->nr,
+					   gm->seq, gm->nr, gm->base_samples);
+		if (gm->nr_base &&
+		    !grid_metric_compare(gm->base_samples, gm->nr_base,
+					 gm->samples, gm->nr, p, &gm->cmp))
+			gm->have_cmp = 1;
+		error_clear();
+	}
+}
+
 /* Bench k: each patch against the base. */
 static void compare_bench(struct grid *g, const struct check *c, size_t k)
 {
 	const struct grid_cell *base = grid_cell(g, 0, k);
-	struct stats_plan plan;
+	struct stats_plan plan, mplan;
 	size_t i;
 
 	if (!base->have || !base->nr_samples)
 		return;
 	check_stats_plan(c, &plan);
+	grid_metric_plan(c, 0, &mplan);
 	for (i = 1; i <= g->v->nr_patches; i++) {
 		struct grid_cell *cur = grid_cell(g, i, k);
 
@@ -100,8 +236,10 @@ static void compare_bench(struct grid *g, const struct check *c, size_t k)
 				   &cur->cmp))
 			cur->have_cmp = 1;
 		error_clear();
+		compare_metrics(base, cur, &mplan);
 	}
 	stats_plan_release(&plan);
+	stats_plan_release(&mplan);
 }
 
 /* Build k: the warnings new and gone at each patch. */
@@ -278,9 +416,10 @@ const char *grid_verdict_mark(const struct stats_comparison *c)
 	return "";
 }
 
-void grid_comparison_json(struct json *j, const struct stats_comparison *c)
+static void comparison_json(struct json *j, const struct stats_comparison *c,
+			    const char *verdict)
 {
-	json_string_member(j, "verdict", stats_verdict_name(c->verdict));
+	json_string_member(j, "verdict", verdict);
 	json_key(j, "change_pct");
 	json_double(j, c->change_pct);
 	json_key(j, "gain_pct");
@@ -300,6 +439,63 @@ void grid_comparison_json(struct json *j, const struct stats_comparison *c)
 		json_int(j, c->runs_needed);
 	else
 		json_null(j);
+}
+
+void grid_comparison_json(struct json *j, const struct stats_comparison *c)
+{
+	comparison_json(j, c, stats_verdict_name(c->verdict));
+}
+
+static void metric_json(struct json *j, const struct grid_metric *m,
+			const char *name)
+{
+	size_t w;
+
+	json_key(j, name);
+	json_object_begin(j);
+	json_key(j, "samples");
+	json_array_begin(j);
+	for (w = 0; w < m->nr; w++)
+		json_double(j, m->samples[w]);
+	json_array_end(j);
+	json_key(j, "mean");
+	json_double(j, stats_mean(m->samples, m->nr));
+	json_key(j, "stddev");
+	if (m->nr > 1)
+		json_double(j, stats_stddev(m->samples, m->nr));
+	else
+		json_null(j);
+	/* no direction: higher or lower, not better or worse */
+	if (m->have_cmp)
+		comparison_json(j, &m->cmp,
+				grid_metric_verdict_name(m->cmp.verdict));
+	json_object_end(j);
+}
+
+void grid_metrics_json(struct json *j, const struct grid_cell *cell)
+{
+	static const char prefix[] = VMSTAT_METRIC_PREFIX;
+	size_t m, n = strlen(prefix);
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		int open = 0;
+
+		for (m = 0; m < cell->nr_metrics; m++) {
+			const struct grid_metric *gm = &cell->metrics[m];
+			int vm = !strncmp(gm->name, prefix, n);
+
+			if (vm != pass)
+				continue;
+			if (!open++) {
+				json_key(j, pass ? "vmstat" : "metrics");
+				json_object_begin(j);
+			}
+			metric_json(j, gm, gm->name + (vm ? n : 0));
+		}
+		if (open)
+			json_object_end(j);
+	}
 }
 
 static void bench_text(struct strbuf *out, const struct grid_cell *cell,

@@ -9,6 +9,8 @@
 #include "ci/warnings.h"
 #include "series/store.h"
 
+struct json;
+
 /*
  * The stored results of one version as a grid: a row a position (0 is
  * the base, i the tree after patch i), a column a check.  Builds also
@@ -17,6 +19,25 @@
  * the patch's own span of runs, as respin check compared them).  respin
  * results and respin report both read this.
  */
+/*
+ * A secondary metric of a bench at one position: another
+ * "respin-metric:" line of its runs, or a /proc/vmstat delta
+ * ("vmstat:compact_isolated"; respin.check.NAME.vmstat).  At a patch,
+ * compared with the base's samples of the same metric in the patch's
+ * span, as the main metric, but with no direction: its verdict is
+ * "higher" or "lower" where the main metric's is better or worse.
+ */
+struct grid_metric {
+	char *name;
+	double *samples;
+	int64_t *seq;
+	size_t nr;
+	double *base_samples;		/* at a patch: the base's span */
+	size_t nr_base;
+	struct stats_comparison cmp;
+	int have_cmp;
+};
+
 struct grid_cell {
 	int have;
 	struct result res;
@@ -33,6 +54,9 @@ struct grid_cell {
 	int have_cmp;
 	/* kselftest: what changed since the row above, or NULL */
 	struct kselftest_changes *ks;
+	/* bench: its secondary metrics, sorted by name */
+	struct grid_metric *metrics;
+	size_t nr_metrics;
 };
 
 struct grid {
@@ -68,6 +92,38 @@ int grid_load_stored(struct grid *g, git_repository *repo,
 		     const struct series_version *v);
 void grid_release(struct grid *g);
 
+/* Cell's secondary metric name, or NULL. */
+const struct grid_metric *grid_cell_metric(const struct grid_cell *cell,
+					   const char *name);
+/*
+ * The plan a bench's secondary metrics are compared under: c's runs
+ * and threshold, arithmetic means, and "higher" taken as the gain, so
+ * gain_pct is the change itself (release it with stats_plan_release()).
+ * fixed: one look at any runs (stats_plan_fixed()).
+ */
+void grid_metric_plan(const struct check *c, int fixed,
+		      struct stats_plan *out);
+/*
+ * stats_compare() for a secondary metric (a counter's delta is often 0
+ * at the base): from a base of 0 there is no change in % (gain_pct
+ * infinite), but Welch's 95% interval of the difference tells whether
+ * it moved (significant, better meaning higher); 0 in every run on both
+ * sides is the same.
+ */
+int grid_metric_compare(const double *base, size_t nbase, const double *patch,
+			size_t npatch, const struct stats_plan *p,
+			struct stats_comparison *c);
+/* A secondary metric's verdict: "higher", "lower", "same", "inconclusive". */
+const char *grid_metric_verdict_name(enum stats_verdict v);
+/*
+ * The members of a bench cell's secondary metrics in JSON (inside the
+ * cell's object): "metrics" and "vmstat" (the counters without their
+ * prefix), each an object of NAME: { samples, mean, stddev, and at a
+ * patch the comparison as grid_comparison_json() gives it, its verdict
+ * higher, lower, same or inconclusive }; nothing when it has none.
+ */
+void grid_metrics_json(struct json *j, const struct grid_cell *cell);
+
 /* A change in %: "+6.2%", never "-0.0%". */
 void grid_pct(struct strbuf *out, double pct);
 /* " *" better or worse, " ?" inconclusive, "" the same. */
@@ -78,7 +134,6 @@ const char *grid_verdict_mark(const struct stats_comparison *c);
  * threshold_pct, significant, n_base, n_patch, runs_needed (a side, in
  * all; null unless inconclusive).
  */
-struct json;
 void grid_comparison_json(struct json *j, const struct stats_comparison *c);
 
 /*

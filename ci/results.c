@@ -362,3 +362,106 @@ int results_samples_add(struct results *rs, const char *def_hash,
 	}
 	return db_commit(rs->db);
 }
+
+int results_run_add(struct results *rs, const char *def_hash,
+		    const char *key, double value, const char *const *names,
+		    const double *vals, size_t n)
+{
+	struct strbuf k = STRBUF_INIT;
+	struct db_stmt *st;
+	size_t i;
+	int r;
+
+	r = db_begin(rs->db);
+	if (r < 0)
+		return r;
+	r = db_prepare(rs->db, &st, "INSERT INTO samples (def_hash, key, "
+		       "value) VALUES (?1, ?2, ?3)");
+	for (i = 0; !r && i <= n; i++) {
+		strbuf_reset(&k);
+		strbuf_addstr(&k, key);
+		if (i)
+			strbuf_addf(&k, "/%s", names[i - 1]);
+		db_bind_text(st, 1, def_hash);
+		db_bind_text(st, 2, k.buf);
+		db_bind_double(st, 3, i ? vals[i - 1] : value);
+		r = db_step(st);
+		db_reset(st);
+	}
+	db_finalize(st);
+	strbuf_release(&k);
+	if (r < 0) {
+		db_rollback(rs->db);
+		return r;
+	}
+	return db_commit(rs->db);
+}
+
+void results_metrics_free(struct results_metric *m, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(m[i].name);
+		free(m[i].vals);
+		free(m[i].seq);
+	}
+	free(m);
+}
+
+int results_metrics_get(struct results *rs, const char *def_hash,
+			const char *key, struct results_metric **out,
+			size_t *nr)
+{
+	struct strbuf lo = STRBUF_INIT, hi = STRBUF_INIT;
+	struct results_metric *m = NULL;
+	size_t alloc = 0, valloc = 0, salloc = 0, klen = strlen(key) + 1;
+	struct db_stmt *st;
+	int r;
+
+	*out = NULL;
+	*nr = 0;
+	/* the keys "KEY/..." are those from "KEY/" up to "KEY0" ('/' + 1) */
+	strbuf_addf(&lo, "%s/", key);
+	strbuf_addf(&hi, "%s0", key);
+	r = db_prepare(rs->db, &st, "SELECT key, value, rowid FROM samples "
+		       "WHERE def_hash = ?1 AND key >= ?2 AND key < ?3 "
+		       "ORDER BY key, rowid");
+	if (r < 0)
+		goto out;
+	db_bind_text(st, 1, def_hash);
+	db_bind_text(st, 2, lo.buf);
+	db_bind_text(st, 3, hi.buf);
+	while ((r = db_step(st)) == 1) {
+		const char *k = db_column_text(st, 0);
+		struct results_metric *cur;
+
+		if (!k || strlen(k) <= klen)
+			continue;
+		if (!*nr || strcmp(m[*nr - 1].name, k + klen)) {
+			ALLOC_GROW(m, *nr, alloc);
+			memset(&m[*nr], 0, sizeof(*m));
+			m[*nr].name = xstrdup(k + klen);
+			(*nr)++;
+			valloc = salloc = 0;
+		}
+		cur = &m[*nr - 1];
+		ALLOC_GROW(cur->vals, cur->n, valloc);
+		ALLOC_GROW(cur->seq, cur->n, salloc);
+		cur->vals[cur->n] = db_column_double(st, 1);
+		cur->seq[cur->n] = db_column_int(st, 2);
+		cur->n++;
+	}
+	db_finalize(st);
+	if (r < 0) {
+		results_metrics_free(m, *nr);
+		*nr = 0;
+		goto out;
+	}
+	*out = m;
+	r = 0;
+out:
+	strbuf_release(&lo);
+	strbuf_release(&hi);
+	return r;
+}

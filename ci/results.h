@@ -75,4 +75,33 @@ int results_samples_get_seq(struct results *rs, const char *def_hash,
 int results_samples_add(struct results *rs, const char *def_hash,
 			const char *key, const double *vals, size_t n);
 
+/*
+ * A bench run's secondary metrics (its other "respin-metric:" lines,
+ * the /proc/vmstat deltas "vmstat:NAME"), kept as samples too: under
+ * the key "KEY/NAME", so that a key's own samples stay what they were.
+ * results_run_add() stores one run's value and its n secondary values
+ * (names[i], vals[i]) in one transaction: a run is kept whole or not at
+ * all, and the samples of every metric take their places in the
+ * store's order together.
+ */
+struct results_metric {
+	char *name;
+	double *vals;
+	int64_t *seq;		/* the store's order, as for the samples */
+	size_t n;
+};
+
+int results_run_add(struct results *rs, const char *def_hash,
+		    const char *key, double value, const char *const *names,
+		    const double *vals, size_t n);
+/*
+ * The secondary metrics stored for (def_hash, key), sorted by name,
+ * each sample in the store's order; free them with
+ * results_metrics_free().
+ */
+int results_metrics_get(struct results *rs, const char *def_hash,
+			const char *key, struct results_metric **out,
+			size_t *nr);
+void results_metrics_free(struct results_metric *m, size_t nr);
+
 #endif

@@ -72,6 +72,28 @@ double stats_stddev(const double *x, size_t n)
 	return sqrt(ss / (n - 1));
 }
 
+double stats_min(const double *x, size_t n)
+{
+	double m = NAN;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!i || x[i] < m)
+			m = x[i];
+	return m;
+}
+
+double stats_max(const double *x, size_t n)
+{
+	double m = NAN;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!i || x[i] > m)
+			m = x[i];
+	return m;
+}
+
 double stats_cv(const double *x, size_t n)
 {
 	double mean = stats_mean(x, n);
@@ -560,13 +582,18 @@ void stats_format_cell(struct strbuf *out, double value, double pct,
 			 mark == STATS_MARK_UNSURE ? '?' : '(';
 	char mark_close = mark == STATS_MARK_NONE ? ')' : mark_open;
 
+	strbuf_addf(out, "%.*f ", decimals, value);
+	if (isinf(pct)) {
+		/* a change from 0: no percentage (mmtests' width kept) */
+		strbuf_addf(out, "%c%8s%c", mark_open, "n/a", mark_close);
+		return;
+	}
 	if (isnan(pct))
 		pct = 0;
 	/* Never print "-0.00%". */
 	if (fabs(pct) < 0.005)
 		pct = 0;
-	strbuf_addf(out, "%.*f %c%5.2f%%%c", decimals, value, mark_open, pct,
-		    mark_close);
+	strbuf_addf(out, "%c%7.2f%%%c", mark_open, pct, mark_close);
 }
 
 void stats_format_row(struct strbuf *out, const char *kind, const char *name,
@@ -576,7 +603,9 @@ void stats_format_row(struct strbuf *out, const char *kind, const char *name,
 	struct strbuf cell = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(out, "%-5s  %-*s", kind, name_width, name);
+	if (kind)
+		strbuf_addf(out, "%-*s ", STATS_KIND_WIDTH - 1, kind);
+	strbuf_addf(out, "%-*s", name_width, name);
 	for (i = 0; i < ncells; i++) {
 		strbuf_reset(&cell);
 		stats_format_cell(&cell, cells[i].value, cells[i].pct,

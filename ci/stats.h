@@ -48,6 +48,9 @@ double stats_hmean(const double *x, size_t n);
 double stats_stddev(const double *x, size_t n);
 /* Coefficient of variation: stddev / mean (a fraction, not %). */
 double stats_cv(const double *x, size_t n);
+/* The smallest and largest sample; NAN when n is 0. */
+double stats_min(const double *x, size_t n);
+double stats_max(const double *x, size_t n);
 
 /*
  * The Student t distribution with df degrees of freedom (df > 0, may be
@@ -221,11 +224,13 @@ int stats_next_look(const struct stats_plan *p, size_t nbase, size_t npatch,
 		    const struct stats_comparison *c);
 
 /*
- * mmtests-style table cells:
- *   "8801.10 ( 0.61%)"   STATS_MARK_NONE: the base, or the same
- *   "9290.33 * 6.20%*"   STATS_MARK_SIGNIFICANT: better or worse
- *   "8790.20 ?-0.49%?"   STATS_MARK_UNSURE: inconclusive
- * pct is the gain (> 0 better); decimals digits after the point.
+ * mmtests-style table cells, as mmtests' compare-kernels prints them:
+ *   "8801.10 (   0.61%)"   STATS_MARK_NONE: the base, or the same
+ *   "9290.33 *   6.20%*"   STATS_MARK_SIGNIFICANT: better or worse
+ *   "8790.20 ?  -0.49%?"   STATS_MARK_UNSURE: inconclusive
+ *   "   4.00 (     n/a)"   pct infinite: a change from 0
+ * pct is the gain (> 0 better), in %7.2f; decimals digits after the
+ * point of the value.
  */
 enum stats_mark {
 	STATS_MARK_NONE,
@@ -245,11 +250,16 @@ struct stats_cell {
 	enum stats_mark mark;
 };
 
+/* mmtests' column of the statistic's name: "Amean     ", "CoeffVar  " */
+#define STATS_KIND_WIDTH 10
+
 /*
- * One row: "Amean  fio-randread  8747.59 ( 0.00%)  8801.10 ( 0.61%)".
- * kind is "Amean" or "Hmean" (padded to 6), name is padded to
- * name_width, cells are right-aligned in cell_width columns and
- * separated by two spaces.  No newline is added.
+ * One row: "Amean     fio-randread  8747.59 (   0.00%)  8801.10 (   0.61%)".
+ * kind ("Amean", "Hmean", "Stddev", "CoeffVar", "Min", "Max") is
+ * padded to STATS_KIND_WIDTH (NULL: no such column, the name is the
+ * whole label, as mmtests' "Ops Compaction stalls"), name to
+ * name_width; cells are right-aligned in cell_width columns, each after
+ * two spaces.  No newline is added.
  */
 void stats_format_row(struct strbuf *out, const char *kind, const char *name,
 		      int name_width, const struct stats_cell *cells,

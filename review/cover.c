@@ -279,13 +279,20 @@ static int add_results(git_repository *repo, struct series *s,
 	if (bench->len) {
 		struct strbuf head = STRBUF_INIT;
 
-		strbuf_addstr(&head, "Benchmarks (mean, standard deviation and "
-			      "runs a side; the change against the\n"
-			      "first column: * better or worse, its 95% "
-			      "interval excludes 0; ( ) the same,\n"
-			      "the interval lies within the threshold; ? "
-			      "inconclusive, with the runs a side\n"
-			      "needed to decide):\n\n");
+		strbuf_addstr(&head, "Benchmarks (mean, standard deviation, "
+			      "CoeffVar (the deviation in % of\n"
+			      "the mean), Min, Max and runs a side; the "
+			      "change against the first column:\n"
+			      "* better or worse, its 95% interval excludes "
+			      "0; ( ) the same, the interval\n"
+			      "lies within the threshold; ? inconclusive, "
+			      "with the runs a side needed to\n"
+			      "decide");
+		if (strstr(bench->buf, "\nOps "))
+			strbuf_addstr(&head, "; Ops: the mean /proc/vmstat "
+				      "delta of a run, * where it\n"
+				      "changed (its 95% interval excludes 0)");
+		strbuf_addstr(&head, "):\n\n");
 		strbuf_add(&head, bench->buf, bench->len);
 		strbuf_release(bench);
 		*bench = head;

@@ -10,11 +10,9 @@
  * a table, one row a position (the base, then each patch), one column a
  * check, cells as "respin results" prints them;
  *
- * and for each benchmark, tables in the style of mmtests' compare
- * output: the mean (Amean, or Hmean for a rate), the standard deviation
- * and the number of runs at the base and after each patch, the change
- * in % against the base with "*" around significant changes; then the
- * same for the whole series against the previous version's.
+ * and for each benchmark, the tables of ci/benchtable.h, in the style
+ * of mmtests' compare output: at the base and after each patch, then
+ * the whole series against the previous version's.
  */
 void cover_results_table(struct strbuf *out, const struct check_list *checks,
 			 const struct grid *g);

@@ -280,22 +280,29 @@ test_expect_success 'the cover letter has the exact per-patch and bench tables' 
 	2/3   0E 0W       ok              2/3 (1 skip)            +10.0% * (n=5)
 	3/3   0E 1W       ok              1/3, 1 failed (1 skip)  +10.0% * (n=5)
 
-	Benchmarks (mean, standard deviation and runs a side; the change against the
-	first column: * better or worse, its 95% interval excludes 0; ( ) the same,
-	the interval lies within the threshold; ? inconclusive, with the runs a side
-	needed to decide):
+	Benchmarks (mean, standard deviation, CoeffVar (the deviation in % of
+	the mean), Min, Max and runs a side; the change against the first column:
+	* better or worse, its 95% interval excludes 0; ( ) the same, the interval
+	lies within the threshold; ? inconclusive, with the runs a side needed to
+	decide):
 
 	ops (ops, higher is better, the same within +-2%), v2, against the base:
-	                       base              1/3              2/3              3/3
-	Amean  ops  100.00 ( 0.00%)  100.00 ( 0.00%)  110.00 *10.00%*  110.00 *10.00%*
-	Stdev  ops    0.30 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)    0.32 ( 0.00%)
-	Runs   ops               10                5                5                5
+	                            base                1/3                2/3                3/3
+	Amean     ops  100.00 (   0.00%)  100.00 (   0.00%)  110.00 *  10.00%*  110.00 *  10.00%*
+	Stddev    ops    0.30 (   0.00%)    0.32 (   0.00%)    0.32 (   0.00%)    0.32 (   0.00%)
+	CoeffVar  ops    0.30 (   0.00%)    0.32 (   0.00%)    0.29 (   9.09%)    0.29 (   9.09%)
+	Min       ops   99.60 (   0.00%)   99.60 (   0.00%)  109.60 (  10.04%)  109.60 (  10.04%)
+	Max       ops  100.40 (   0.00%)  100.40 (   0.00%)  110.40 (   9.96%)  110.40 (   9.96%)
+	Runs      ops                 10                  5                  5                  5
 
 	ops, the whole series, v2 against v1:
-	                     v1 3/3           v2 3/3
-	Amean  ops  100.00 ( 0.00%)  110.00 *10.00%*
-	Stdev  ops    0.32 ( 0.00%)    0.32 ( 0.00%)
-	Runs   ops                5                5
+	                          v1 3/3             v2 3/3
+	Amean     ops  100.00 (   0.00%)  110.00 *  10.00%*
+	Stddev    ops    0.32 (   0.00%)    0.32 (   0.00%)
+	CoeffVar  ops    0.32 (   0.00%)    0.29 (   9.09%)
+	Min       ops   99.60 (   0.00%)  109.60 (  10.04%)
+	Max       ops  100.40 (   0.00%)  110.40 (   9.96%)
+	Runs      ops                  5                  5
 
 	---
 	EOW

@@ -123,10 +123,13 @@ test_expect_success 'tracked v2 and v4 with bench results: v4 against v2' '
 	sed -n "/^ops, the whole series/,/^Runs/p" c >whole &&
 	cat >want <<-\EOW &&
 	ops, the whole series, v4 against v2:
-	                     v2 1/1           v4 1/1
-	Amean  ops  100.00 ( 0.00%)  110.00 *10.00%*
-	Stdev  ops    0.32 ( 0.00%)    0.32 ( 0.00%)
-	Runs   ops                5                5
+	                          v2 1/1             v4 1/1
+	Amean     ops  100.00 (   0.00%)  110.00 *  10.00%*
+	Stddev    ops    0.32 (   0.00%)    0.32 (   0.00%)
+	CoeffVar  ops    0.32 (   0.00%)    0.29 (   9.09%)
+	Min       ops   99.60 (   0.00%)  109.60 (  10.04%)
+	Max       ops  100.40 (   0.00%)  110.40 (   9.96%)
+	Runs      ops                  5                  5
 	EOW
 	check_same want whole &&
 	test_grep "^- Compared with v2 (v3 is not recorded):$" c &&

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "tests/fuzz/fuzz-bench.c"
 #include "tests/fuzz/fuzz-ktap.c"
 #include "tests/fuzz/fuzz-lint.c"
 #include "tests/fuzz/fuzz-mail.c"
@@ -35,6 +36,7 @@ static const struct {
 	const char *name;
 	int (*fn)(const uint8_t *data, size_t size);
 } targets[] = {
+	{ "bench", fuzz_bench },
 	{ "ktap", fuzz_ktap },
 	{ "lint", fuzz_lint },
 	{ "mail", fuzz_mail },

@@ -598,53 +598,69 @@ static void test_format(void)
 	};
 
 	stats_format_cell(&sb, 8801.10, 0.6117, STATS_MARK_NONE, 2);
-	is_str(sb.buf, "8801.10 ( 0.61%)", "cell, the same");
+	is_str(sb.buf, "8801.10 (   0.61%)", "cell, the same (mmtests: %%7.2f)");
 	strbuf_reset(&sb);
 	stats_format_cell(&sb, 9290.33, 6.2, STATS_MARK_SIGNIFICANT, 2);
-	is_str(sb.buf, "9290.33 * 6.20%*", "cell, significant");
+	is_str(sb.buf, "9290.33 *   6.20%*", "cell, significant");
 	strbuf_reset(&sb);
 	stats_format_cell(&sb, 8790.20, -0.49, STATS_MARK_UNSURE, 2);
-	is_str(sb.buf, "8790.20 ?-0.49%?", "cell, inconclusive");
+	is_str(sb.buf, "8790.20 ?  -0.49%?", "cell, inconclusive");
 	strbuf_reset(&sb);
 	stats_format_cell(&sb, 0.4867, -5.123, STATS_MARK_SIGNIFICANT, 4);
-	is_str(sb.buf, "0.4867 *-5.12%*", "negative gain, four decimals");
+	is_str(sb.buf, "0.4867 *  -5.12%*", "negative gain, four decimals");
 	strbuf_reset(&sb);
 	stats_format_cell(&sb, 12.0, -0.001, STATS_MARK_NONE, 2);
-	is_str(sb.buf, "12.00 ( 0.00%)", "no -0.00%%");
+	is_str(sb.buf, "12.00 (   0.00%)", "no -0.00%%");
 	strbuf_reset(&sb);
 	stats_format_cell(&sb, 12.0, 123.456, STATS_MARK_SIGNIFICANT, 2);
-	is_str(sb.buf, "12.00 *123.46%*", "a large change widens the cell");
+	is_str(sb.buf, "12.00 * 123.46%*", "a large change fills the width");
 	strbuf_reset(&sb);
 	stats_format_cell(&sb, 12.0, NAN, STATS_MARK_NONE, 2);
-	is_str(sb.buf, "12.00 ( 0.00%)", "an unknown change prints as 0");
+	is_str(sb.buf, "12.00 (   0.00%)", "an unknown change prints as 0");
 	strbuf_reset(&sb);
 
 	stats_format_row(&sb, "Amean", "fio-randread", 0, cells, 4, 0, 2);
-	is_str(sb.buf, "Amean  fio-randread  8747.59 ( 0.00%)  8801.10 ( 0.61%)  "
-	       "9290.33 * 6.20%*  9367.29 * 7.08%*",
-	       "the design document's row");
+	is_str(sb.buf, "Amean     fio-randread  8747.59 (   0.00%)  "
+	       "8801.10 (   0.61%)  9290.33 *   6.20%*  9367.29 *   7.08%*",
+	       "the design document's row, in mmtests' columns");
 	strbuf_reset(&sb);
-	stats_format_row(&sb, "Hmean", "tput", 8, cells, 2, 18, 2);
-	is_str(sb.buf, "Hmean  tput      "
-	       "  8747.59 ( 0.00%)    8801.10 ( 0.61%)",
+	stats_format_row(&sb, "Hmean", "tput", 8, cells, 2, 20, 2);
+	is_str(sb.buf, "Hmean     tput      "
+	       "  8747.59 (   0.00%)    8801.10 (   0.61%)",
 	       "padded name and cells");
 	strbuf_reset(&sb);
+	stats_format_row(&sb, "CoeffVar", "tput", 4, cells, 1, 0, 2);
+	is_str(sb.buf, "CoeffVar  tput  8747.59 (   0.00%)",
+	       "CoeffVar fills the statistic's column");
+	strbuf_reset(&sb);
+	stats_format_row(&sb, NULL, "Ops Compaction stalls", 0, cells + 2, 1,
+			 0, 2);
+	is_str(sb.buf, "Ops Compaction stalls  9290.33 *   6.20%*",
+	       "an Ops row has no statistic's column");
+	strbuf_reset(&sb);
+	stats_format_cell(&sb, 4, INFINITY, STATS_MARK_SIGNIFICANT, 2);
+	is_str(sb.buf, "4.00 *     n/a*", "a change from 0: n/a, the width kept");
+	strbuf_reset(&sb);
+	ok(stats_min(A, N(A)) <= stats_mean(A, N(A)) &&
+	   stats_max(A, N(A)) >= stats_mean(A, N(A)), "min <= mean <= max");
+	ok(isnan(stats_min(A, 0)) && isnan(stats_max(A, 0)),
+	   "no min or max of nothing");
 
 	stats_plan_fixed(&p, STATS_HIGHER_IS_BETTER, 2);
 	stats_compare(A, N(A), C, N(C), &p, &c);
 	stats_cell_from_comparison(&cells[0], &c);
 	stats_format_cell(&sb, cells[0].value, cells[0].pct, cells[0].mark, 2);
-	is_str(sb.buf, "9290.30 * 6.21%*", "a cell from a comparison");
+	is_str(sb.buf, "9290.30 *   6.21%*", "a cell from a comparison");
 	strbuf_reset(&sb);
 	stats_compare(A, N(A), D, N(D), &p, &c);
 	stats_cell_from_comparison(&cells[0], &c);
 	stats_format_cell(&sb, cells[0].value, cells[0].pct, cells[0].mark, 2);
-	is_str(sb.buf, "8748.55 ( 0.01%)", "a cell of the same from a comparison");
+	is_str(sb.buf, "8748.55 (   0.01%)", "a cell of the same from a comparison");
 	strbuf_reset(&sb);
 	stats_compare(E, N(E), F, N(F), &p, &c);
 	stats_cell_from_comparison(&cells[0], &c);
 	stats_format_cell(&sb, cells[0].value, cells[0].pct, cells[0].mark, 2);
-	is_str(sb.buf, "24.46 ?15.69%?", "an inconclusive cell from a comparison");
+	is_str(sb.buf, "24.46 ?  15.69%?", "an inconclusive cell from a comparison");
 	stats_plan_release(&p);
 	strbuf_release(&sb);
 }

@@ -70,6 +70,7 @@ int remove_tree(const char *path)
 int respin_tool_path(const char *name, struct strbuf *out)
 {
 	static const char *const near[] = {
+		"/",			/* a program built beside respin */
 		"/../tools/",		/* the build tree: build/respin */
 		"/../libexec/respin/",	/* installed: PREFIX/bin/respin */
 	};

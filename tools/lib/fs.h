@@ -20,8 +20,8 @@ int remove_tree(const char *path);
 
 struct strbuf;
 /*
- * A helper program of respin's own (tools/NAME in the build tree,
- * PREFIX/libexec/respin/NAME installed), found beside the running
+ * A helper program of respin's own (BUILD/NAME or tools/NAME in the
+ * build tree, PREFIX/libexec/respin/NAME installed), found beside the running
  * respin: 0 and its path in out; RESPIN_ENOTFOUND and NAME alone in out
  * (left to PATH) when neither is there.
  */
