@@ -118,6 +118,12 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				for (w = 0; w < cell->nr_samples; w++)
 					json_double(&j, cell->samples[w]);
 				json_array_end(&j);
+				json_key(&j, "mean");
+				json_double(&j, stats_mean(cell->samples,
+							   cell->nr_samples));
+				json_key(&j, "stddev");
+				json_double(&j, stats_stddev(cell->samples,
+							     cell->nr_samples));
 				if (cell->have_cmp)
 					grid_comparison_json(&j, &cell->cmp);
 				grid_metrics_json(&j, cell);

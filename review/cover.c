@@ -290,8 +290,8 @@ static int add_results(git_repository *repo, struct series *s,
 			      "decide");
 		if (strstr(bench->buf, "\nOps "))
 			strbuf_addstr(&head, "; Ops: the mean /proc/vmstat "
-				      "delta of a run, * where it\n"
-				      "changed (its 95% interval excludes 0)");
+				      "delta a run, * where its 95% "
+				      "interval\nexcludes 0");
 		strbuf_addstr(&head, "):\n\n");
 		strbuf_add(&head, bench->buf, bench->len);
 		strbuf_release(bench);

@@ -45,6 +45,8 @@ test_expect_success 'check: the deltas of every run stored beside the metric' '
 			my \$c = \$d->{patches}[\$i]{results}{vm};
 			my \$n = @{\$c->{samples}};
 			exit 10 + \$i unless \$n == 5;
+			my \$sum = 0; \$sum += \$_ for @{\$c->{samples}};
+			exit 18 unless abs(\$c->{mean} - \$sum / \$n) < 1e-9 && \$c->{stddev} > 0;
 			my \$v = \$c->{vmstat} or exit 12;
 			# the counters the globs name, and only those
 			for (keys %\$v) {
