@@ -45,7 +45,7 @@ VM=tools/testing/selftests/vm
 } >"$TRASH/setup.log" 2>&1
 setup_rc=$?
 CACHE=$REPO/.git/respin/kselftest
-BUILD=$REPO/.git/respin/build/kp
+BUILD=$REPO/.git/respin/build/kp@tiny-qemu
 
 # per check, "new broken gone" (selftests) or the count of new
 # findings (the static kinds) for patches 1..3

@@ -22,7 +22,7 @@ src=$here/../..
 cache=${RESPIN_CACHE:-$HOME/.cache/respin}
 repo=$cache/kpreset
 if [ ! -d "$repo/.git/respin/worktrees/kp" ] ||
-   [ ! -f "$repo/.git/respin/build/kp/.config" ]; then
+   [ ! -f "$repo/.git/respin/build/kp@tiny-qemu/.config" ]; then
 	echo "preset: skipped: run tests/e2e/t0995-kernel-preset.sh first" \
 	     "(it makes $repo)"
 	exit 0
@@ -30,7 +30,7 @@ fi
 . "$src/tests/e2e/lib-kpreset.sh"
 cd "$repo"
 wt=$repo/.git/respin/worktrees/kp
-bd=$repo/.git/respin/build/kp
+bd=$repo/.git/respin/build/kp@tiny-qemu
 hw=$cache/kpreset-hand			# by hand: a worktree,
 hb=$cache/kpreset-hand-build		# its build directory
 hp=$cache/kpreset-hand-programs		# and its test programs
