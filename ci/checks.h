@@ -24,8 +24,14 @@
  *		partition = NAME	(a cluster's queue for its jobs)
  *		constraint = FEATURES	(the node type its jobs ask for)
  *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
+ *		tests = vm:run_vmtests.sh [ARG]...	(kselftest: some of them)
  *		append = TEXT		(kselftest: more kernel command line)
- *		runner = PATH		(kselftest: respin-qemu-ktap)
+ *		runner = PATH		(kselftest: respin-guest, or
+ *					 respin-qemu-ktap with initramfs)
+ *		memory = SIZE, smp = N	(kselftest: the guest's)
+ *		slowdown = N		(kselftest: timeouts of settings x N)
+ *		initramfs = true	(kselftest: TEST_GEN_PROGS built static,
+ *					 for a kernel without 9p)
  *		kconfig = current | tiny-qemu	(build: which .config)
  *
  *	respin.check.preset = NAME	(a preset's checks first: ci/preset.h)
@@ -67,6 +73,11 @@ struct check {
 	char *targets;		/* kselftest: "vm net", as configured */
 	char *append;		/* kselftest: more kernel command line */
 	char *runner;		/* kselftest: the QEMU runner, or NULL */
+	char *tests;		/* kselftest: "vm:run_vmtests.sh -t x", or NULL */
+	char *memory;		/* kselftest: the guest's memory ("1G") */
+	int smp;		/* kselftest: the guest's CPUs */
+	int slowdown;		/* kselftest: settings' timeouts times this */
+	int initramfs;		/* kselftest: the static programs' way */
 	int builtin;
 	char *kconfig;		/* build: NULL or "current", "tiny-qemu" */
 	const char *preset;	/* the preset that set it up, or NULL */
