@@ -114,7 +114,8 @@ static void guest_script(const struct check *c, const struct ks_target *t,
 	struct strbuf args = STRBUF_INIT, env = STRBUF_INIT;
 	size_t k;
 
-	strbuf_addstr(sh, "r=/tmp/respin-kselftest; rm -rf \"$r\" && "
+	/* (the guest's /tmp is its own: a tmpfs) */
+	strbuf_addstr(sh, "r=${TMPDIR:-/tmp}/respin-kselftest; rm -rf \"$r\" && "
 		      "mkdir -p \"$r\" || { echo \"respin: cannot make $r in "
 		      "the guest\"; exit 1; }\n");
 	for (k = 0; k < n; k++) {
