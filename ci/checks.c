@@ -90,6 +90,9 @@ void checks_release(struct check_list *l)
 	for (i = 0; i < l->nr; i++)
 		check_free_fields(&l->items[i]);
 	free(l->items);
+	if (l->builder)
+		check_free_fields(l->builder);
+	free(l->builder);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -622,10 +625,22 @@ int checks_filter(struct check_list *l, const char *only)
 {
 	struct filter_state st = { l, { 0 } };
 	int r = each_name(only, name_known, l);
+	size_t i;
 
 	if (r < 0)
 		return r;
 	each_name(only, move_check, &st);
+	for (i = 0; i < l->nr && !l->builder; i++)
+		if (l->items[i].name && l->items[i].kind == CHECK_BUILD) {
+			st.kept.builder = xmalloc(sizeof(*st.kept.builder));
+			*st.kept.builder = l->items[i];
+			memset(&l->items[i], 0, sizeof(l->items[i]));
+			break;
+		}
+	if (l->builder) {
+		st.kept.builder = l->builder;
+		l->builder = NULL;
+	}
 	checks_release(l);
 	*l = st.kept;
 	return 0;

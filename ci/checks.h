@@ -87,6 +87,12 @@ struct check {
 struct check_list {
 	struct check *items;
 	size_t nr, alloc;
+	/*
+	 * The build check that checks_filter() left out, kept for the
+	 * builds the kept checks need (a kselftest check boots its tree's
+	 * kernel: never another's), not run for itself; or NULL.
+	 */
+	struct check *builder;
 };
 
 const char *check_kind_name(enum check_kind k);
@@ -116,7 +122,10 @@ unsigned int check_stats_flags(const struct check *c);
  */
 struct stats_plan;
 void check_stats_plan(const struct check *c, struct stats_plan *out);
-/* Keeps only the named checks ("a,b"); errors name an unknown one. */
+/*
+ * Keeps only the named checks ("a,b"); errors name an unknown one.  A
+ * build check left out becomes the list's builder.
+ */
 int checks_filter(struct check_list *l, const char *only);
 
 #endif

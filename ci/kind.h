@@ -140,7 +140,8 @@ void engine_report(struct engine *e, const struct check *c, size_t i,
 int engine_tree(git_repository *repo, const git_oid *commit, git_oid *out);
 int engine_file_exists(const char *dir, const char *name);
 
-/* The build check (the first of kind build), or NULL. */
+/* The build check (the first of kind build; else the one --only left
+ * out, for the builds the others need), or NULL. */
 const struct check *engine_build_check(const struct engine *e);
 /* Builds position i's tree with the build check unless its directory
  * holds it already (ci/check-build.c). */

@@ -136,7 +136,8 @@ test_expect_success 'check --preset: results --preset shows its checks, check sa
 	test_grep "^ *1/1  *-  *-  *mm/compaction: a comment$" plain &&
 	respin results k --preset mm >t &&
 	test_grep "^ *build  *sparse  *w1  *kdoc  *selftests$" t &&
-	test_grep "^ *1/1  *-  *-  *ok  *-  *-  *mm/compaction: a comment$" t &&
+	# (w1 makes in the build directory: --only builds the tree first)
+	test_grep "^ *1/1  *ok  *-  *ok  *-  *-  *mm/compaction: a comment$" t &&
 	respin results k --preset mm --check w1 --patch 1 >one &&
 	test_grep "^status  *PASS$" one &&
 	test_expect_code 129 respin results k --preset nope 2>err &&
@@ -258,6 +259,23 @@ test_expect_success 'a series that wants other options: the .config made again, 
 	test_grep "^1 run, 5 reused, 0 failed$" out &&
 	respin results k --preset mm --check build --patch 5 >log &&
 	test_grep ! "^respin: .*config" log
+'
+
+test_expect_success '--only a check that needs the build: its kconfig'"'"'s directory, built first' '
+	built_with &&
+	test_when_finished "git config --unset respin.check.build.command" &&
+	git config respin.check.w1.command "cat >/dev/null; echo \"w1 in \$RESPIN_BUILD\"" &&
+	test_when_finished "git config --unset respin.check.w1.command" &&
+	echo "/* vmscan 3 */" >>mm/vmscan.c &&
+	git commit -qam "mm/vmscan: a third comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null &&
+	respin check k --preset mm --only w1 --patch 6 >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out &&
+	respin results k --preset mm --check w1 --patch 6 >log &&
+	test_grep "^w1 in .*/build/k@tiny-qemu$" log &&
+	respin results k --preset mm --check build --patch 6 >log &&
+	test_grep "^built with CONFIG_64BIT=y$" log &&
+	test "$(cut -d" " -f1 $tiny/.respin-built)" = "$(git rev-parse HEAD^{tree})"
 '
 
 test_done
