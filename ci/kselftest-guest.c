@@ -114,6 +114,18 @@ static void guest_script(const struct check *c, const struct ks_target *t,
 	struct strbuf args = STRBUF_INIT, env = STRBUF_INIT;
 	size_t k;
 
+	/*
+	 * What a booted system has and the tests use: run_kselftest.sh
+	 * writes to /dev/stdout (devtmpfs has no such links: udev makes
+	 * them), gup_test and others read /sys/kernel/debug.
+	 */
+	strbuf_addstr(sh, "for f in stdin:0 stdout:1 stderr:2; do "
+		      "[ -e /dev/${f%:*} ] || ln -s /proc/self/fd/${f#*:} "
+		      "/dev/${f%:*} 2>/dev/null; done; [ -e /dev/fd ] || "
+		      "ln -s /proc/self/fd /dev/fd 2>/dev/null; "
+		      "[ ! -d /sys/kernel/debug ] || mountpoint -q "
+		      "/sys/kernel/debug || mount -t debugfs debugfs "
+		      "/sys/kernel/debug 2>/dev/null\n");
 	/* (the guest's /tmp is its own: a tmpfs) */
 	strbuf_addstr(sh, "r=${TMPDIR:-/tmp}/respin-kselftest; rm -rf \"$r\" && "
 		      "mkdir -p \"$r\" || { echo \"respin: cannot make $r in "
