@@ -162,8 +162,8 @@ static void guest_script(const struct check *c, const struct ks_target *t,
  * exits 124 at its timeout, 125 when the guest never ran COMMAND, 123
  * when the guest stopped while it ran.
  */
-static void guest_command(const struct check *c, const char *runner,
-			  const char *script, struct strbuf *cmd)
+static void runner_call(const struct check *c, const char *runner,
+			const char *script, struct strbuf *cmd)
 {
 	strbuf_add_sq(cmd, runner);
 	strbuf_addf(cmd, " --timeout %d --memory ", (int)c->timeout);
@@ -247,7 +247,7 @@ static int run_all(const struct check_job *j, struct ks_target *t, size_t n,
 	ks_runner_path(j->c, "respin-guest", &runner);
 	guest_script(j->c, t, n, &script);
 	ks_runner_check(j->c, runner.buf, &cmd);
-	guest_command(j->c, runner.buf, script.buf, &cmd);
+	runner_call(j->c, runner.buf, script.buf, &cmd);
 	ks_runner_stderr(&cmd);
 	run_result_init(&res);
 	r = engine_exec(e, j->c, j->i, &j->tree, "guest", cmd.buf, timeout,
