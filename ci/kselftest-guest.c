@@ -51,8 +51,15 @@ static void install_command(const struct ks_target *t, struct strbuf *cmd)
 		"INSTALL_PATH=\"$out/install\" "
 		"KSFT_INSTALL_PATH=\"$out/install\" >>\"$out/log\" 2>&1; }; "
 		": >\"$out/failed\"; stubs=; "
-		/* one that did not build: a stub that fails, and again */
-		"if ! inst; then for p in $progs; do [ -e \"$p\" ] && continue; "
+		/*
+		 * One that did not build: a stub that fails, and again.  A
+		 * program make names as failed goes first: what is there is
+		 * another tree's (a Makefile without .DELETE_ON_ERROR).
+		 */
+		"if ! inst; then sed -n 's/.*\\*\\*\\* \\[[^]]*: \\(.*\\)\\] "
+		"Error.*/\\1/p' \"$out/log\" | while read -r f; do "
+		"case \" $progs \" in *\" $f \"*) rm -f \"$f\" ;; esac; done; "
+		"for p in $progs; do [ -e \"$p\" ] && continue; "
 		"n=${p##*/}; echo \"$n\" >>\"$out/failed\"; "
 		"mkdir -p \"${p%/*}\" && printf '#!/bin/sh\\necho \"respin: %s "
 		"did not build\"\\nexit 1\\n' \"$n\" >\"$p\" && chmod +x \"$p\" "

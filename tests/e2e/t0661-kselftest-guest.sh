@@ -246,6 +246,19 @@ test_expect_success 'a v2 changing only patch 3 installs and runs only patch 3' 
 	test_grep "^ *3/3  *mm 5/7 (1 skip), 1 failed, 1 new  *selftests/mm: delta$" t
 '
 
+test_expect_success 'a v3 that breaks delta again: not the v2 build of it, a stub' '
+	sed -i "s/return 0;/return nosuch2;/" tools/testing/selftests/mm/delta.c &&
+	git commit -q --amend -a --no-edit &&
+	respin track k --tip HEAD >/dev/null &&
+	test_path_is_file .git/respin/build/k/kselftest/mm/delta &&
+	test_expect_code 1 respin check k >out 2>err &&
+	test_grep "^1 run, 3 reused, 2 failed$" out &&
+	test_grep "ks at 3/3: mm: did not build: delta (the log: .*/log)$" err &&
+	respin results k --check ks --patch 3 >log &&
+	test_grep "^        # respin: delta did not build$" log &&
+	test_grep "^    not ok 4 delta # build failed$" log
+'
+
 test_expect_success 'bisect --subtest finds the patch that broke a run_vmtests.sh test' '
 	respin bisect k --check ks --subtest "mm/run_vmtests.sh/alpha" --retries 0 >out &&
 	test_grep "^Bisected to 2/3 \"selftests/mm: alpha expects more\": ks subtest mm/run_vmtests.sh/alpha fails" out
