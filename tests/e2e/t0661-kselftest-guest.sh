@@ -294,24 +294,32 @@ test_expect_success 'settings timeouts times slowdown; without it a test times o
 	test_grep "^    not ok 1 slow.sh # TIMEOUT 1 seconds$" log
 '
 
-test_expect_success 'bad tests, memory, smp or slowdown: config errors naming the key' '
+test_expect_success 'bad tests, memory, smp, slowdown or initramfs: exit 128 naming the key' '
 	for v in "run_vmtests.sh" "vm:../x" "net:x.sh" "vm:x -t a;b"
 	do
 		git config respin.check.ks-quick.tests "$v" &&
-		test_must_fail respin check --list >out 2>err &&
+		test_expect_code 128 respin check --list >out 2>err &&
 		test_grep "respin.check.ks-quick.tests: " err || return 1
 	done &&
 	git config respin.check.ks-quick.tests "net:x.sh" &&
-	test_must_fail respin check --list 2>err &&
+	test_expect_code 128 respin check k 2>err &&
 	test_grep "respin.check.ks-quick.tests: .net:x.sh. is not in one of the check.s targets (mm)" err &&
 	git config respin.check.ks-quick.tests vm:slow.sh &&
 	git config respin.check.ks-quick.memory 1T2 &&
-	test_must_fail respin check --list 2>err &&
+	test_expect_code 128 respin check --list 2>err &&
 	test_grep "respin.check.ks-quick.memory: .1T2. is not a size like 1G or 512M" err &&
 	git config respin.check.ks-quick.memory 2G &&
 	git config respin.check.ks-quick.smp 0 &&
-	test_must_fail respin check --list 2>err &&
+	test_expect_code 128 respin check --list 2>err &&
 	test_grep "respin.check.ks-quick.smp: .0. is not a whole number from 1 to 1000" err &&
+	git config respin.check.ks-quick.smp 2 &&
+	git config respin.check.ks-quick.slowdown ten &&
+	test_expect_code 128 respin check --list 2>err &&
+	test_grep "respin.check.ks-quick.slowdown: .ten. is not a whole number from 1 to 1000" err &&
+	git config respin.check.ks-quick.slowdown 10 &&
+	git config respin.check.ks-quick.initramfs maybe &&
+	test_expect_code 128 respin check --list 2>err &&
+	test_grep "respin.check.ks-quick.initramfs: .maybe. is not true or false" err &&
 	git config --remove-section respin.check.ks-quick
 '
 
