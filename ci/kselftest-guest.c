@@ -207,10 +207,12 @@ static const char *find_mark(const char *text, const char *mark,
 /*
  * Each target's part of the guest's output into its ktap; stopped: why
  * the output ended early (NULL: it did not).  A target whose part
- * never began bails out with that.
+ * never began bails out with that.  The first target whose part, ended,
+ * holds no TAP at all (run_kselftest.sh refused: "No such test
+ * 'vm:x'") into no_tap, with what it printed: 1, else 0.
  */
-static void take_targets(const char *out, struct ks_target *t, size_t n,
-			 const char *stopped)
+static int take_targets(const char *out, struct ks_target *t, size_t n,
+			const char *stopped, struct strbuf *no_tap)
 {
 	size_t k;
 
@@ -226,6 +228,12 @@ static void take_targets(const char *out, struct ks_target *t, size_t n,
 		b = strchr(b, '\n');
 		b = b ? b + 1 : out + strlen(out);
 		e = find_mark(b, END_MARK, t[k].name);
+		if (e && !memmem(b, (size_t)(e - b), "TAP version ", 12)) {
+			strbuf_addf(no_tap, "ERROR: the %s tests printed no TAP; "
+				    "the last lines:\n", t[k].name);
+			run_tail_lines(no_tap, b, (size_t)(e - b), 10);
+			return 1;
+		}
 		kselftest_translate(b, e ? (size_t)(e - b) : strlen(b),
 				    e ? NULL : stopped ? stopped :
 				    "the guest's output ended here", &t[k].ktap);
@@ -236,6 +244,7 @@ static void take_targets(const char *out, struct ks_target *t, size_t n,
 		error_clear();
 		ktap_result_release(&kr);
 	}
+	return 0;
 }
 
 static int run_all(const struct check_job *j, struct ks_target *t, size_t n,
@@ -244,7 +253,7 @@ static int run_all(const struct check_job *j, struct ks_target *t, size_t n,
 	struct engine *e = j->e;
 	struct strbuf cmd = STRBUF_INIT, script = STRBUF_INIT,
 		      runner = STRBUF_INIT, out = STRBUF_INIT,
-		      said = STRBUF_INIT;
+		      said = STRBUF_INIT, no_tap = STRBUF_INIT;
 	struct run_result res;
 	/* the runner stops itself at the check's timeout: a margin */
 	double timeout = j->c->timeout + 10;
@@ -277,10 +286,17 @@ static int run_all(const struct check_job *j, struct ks_target *t, size_t n,
 		strbuf_addstr(&v->summary, "ERROR: no QEMU or no runner");
 		engine_report(e, j->c, j->i, "ERROR: %s", out.buf);
 		r = 1;
+	} else if ((code == 0 || code == 123) &&
+		   take_targets(out.buf, t, n, code ? "the guest stopped "
+				"while the tests ran" : NULL, &no_tap)) {
+		v->status = RESULT_ERROR;
+		strbuf_addstr(&v->summary, "ERROR: no TAP");
+		engine_report(e, j->c, j->i, "%s", no_tap.buf);
+		if (e->report.len && e->report.buf[e->report.len - 1] != '\n')
+			strbuf_addch(&e->report, '\n');
+		r = 1;
 	} else if (code == 0 || code == 123) {
 		/* 123: the kernel stopped in a test (a panic): its failure */
-		take_targets(out.buf, t, n, code ? "the guest stopped while "
-			     "the tests ran" : NULL);
 		if (code) {
 			engine_report(e, j->c, j->i, "the guest stopped while "
 				      "the tests ran (respin-guest exit 123):\n");
@@ -306,6 +322,7 @@ out:
 	strbuf_release(&runner);
 	strbuf_release(&out);
 	strbuf_release(&said);
+	strbuf_release(&no_tap);
 	return r;
 }
 

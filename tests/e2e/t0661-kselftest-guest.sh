@@ -281,6 +281,14 @@ test_expect_success 'tests = picks tests, with their arguments' '
 	test_grep ! "beta" log
 '
 
+test_expect_success 'a test the tree does not have: ERROR with run_kselftest.sh'"'"'s words' '
+	git config respin.check.ks-quick.tests "mm:nosuch.sh" &&
+	test_expect_code 1 respin check k --only ks-quick --patch 1 >out 2>err &&
+	test_grep "^1 run, 0 reused, 1 failed$" out &&
+	test_grep "ks-quick at 1/3: ERROR: the mm tests printed no TAP; the last lines:" err &&
+	test_grep "No such test .mm:nosuch.sh." err
+'
+
 test_expect_success 'settings timeouts times slowdown; without it a test times out' '
 	git config respin.check.ks-quick.tests mm:slow.sh &&
 	respin check k --only ks-quick --patch 1 >out 2>err &&
