@@ -130,6 +130,10 @@ install: all
 	install -m 644 tools/qemu-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init/
 	# what build kconfig = tiny-qemu runs
 	install -m 755 tools/kernel-config-tiny.sh $(DESTDIR)$(PREFIX)/libexec/respin/
+	# bash completion: "respin" and, loaded by git's, "git respin"
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 tools/respin-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/respin
+	install -m 644 tools/respin-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/git-respin
 
 clean:
 	rm -rf $(BUILD) build-san build-tsan

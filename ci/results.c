@@ -127,9 +127,21 @@ int results_open(git_repository *repo, struct results **out)
 		free(rs);
 		goto out;
 	}
-	r = tables_whole(rs->db);
-	if (!r)
-		r = db_exec(rs->db, schema);
+	/*
+	 * Looked at and made in one write transaction: another respin
+	 * making the schema at the same moment is waited for, never seen
+	 * half done (results made, samples not yet).
+	 */
+	r = db_begin(rs->db);
+	if (!r) {
+		r = tables_whole(rs->db);
+		if (!r)
+			r = db_exec(rs->db, schema);
+		if (!r)
+			r = db_commit(rs->db);
+		else
+			db_rollback(rs->db);
+	}
 	if (r < 0) {
 		db_close(rs->db);
 		free(rs);

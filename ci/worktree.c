@@ -2,6 +2,7 @@
 #include "ci/worktree.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
+#include "tools/lib/lock.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
@@ -125,6 +126,39 @@ void worktree_lock_note(struct worktree *wt, const char *running, long group)
 	strbuf_release(&sb);
 }
 
+/*
+ * git worktree add reads the other worktrees' entries in .git/worktrees
+ * while another git worktree add may be writing one ("failed to read
+ * .git/worktrees/c/commondir"): respin adds and removes its worktrees
+ * one process at a time, under .git/respin/worktrees.lock.
+ */
+static time_t admin_deadline;
+
+static int admin_stop(void)
+{
+	return time(NULL) > admin_deadline;
+}
+
+static int admin_lock(git_repository *repo, struct lock_file *lk)
+{
+	struct strbuf path = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&path, "%srespin/worktrees.lock",
+		    git_repository_commondir(repo));
+	r = mkdir_leading(path.buf);
+	admin_deadline = time(NULL) + 120;
+	if (!r)
+		r = lock_take(lk, path.buf, "git worktree add/remove", 1,
+			      admin_stop, NULL);
+	if (r == 1)
+		r = error("%s has been held for two minutes: another respin "
+			  "is making or removing a worktree; try again",
+			  path.buf);
+	strbuf_release(&path);
+	return r;
+}
+
 static int worktree_create(git_repository *repo, struct worktree *wt,
 			   const git_oid *commit)
 {
@@ -136,11 +170,16 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 	struct strbuf what = STRBUF_INIT;
 	int r;
 
+	struct lock_file admin = LOCK_FILE_INIT;
+
 	r = mkdir_leading(wt->path);
+	if (!r)
+		r = admin_lock(repo, &admin);
 	if (r < 0)
 		return r;
 	strbuf_addf(&what, "cannot make the worktree %s", wt->path);
 	r = run_checked(argv, NULL, what.buf);
+	lock_release(&admin);
 	strbuf_release(&what);
 	return r;
 }
@@ -157,19 +196,99 @@ static int worktree_discard(git_repository *repo, struct worktree *wt)
 			     "--force", wt->path, NULL };
 	const char *rmrf[] = { "rm", "-rf", "--", wt->path, NULL };
 	const char *prune[] = { "git", "-C", dir, "worktree", "prune", NULL };
+	struct lock_file admin = LOCK_FILE_INIT;
 	struct stat st;
 	int r;
 
 	git_repository_free(wt->repo);
 	wt->repo = NULL;
+	r = admin_lock(repo, &admin);
+	if (r < 0)
+		return r;
 	if (run_checked(rm, NULL, "cannot remove the worktree") < 0)
 		error_clear();
-	r = 0;
 	if (!stat(wt->path, &st))
 		r = run_checked(rmrf, NULL,
 				"cannot remove the half-made worktree");
 	if (!r)
 		r = run_checked(prune, NULL, "cannot prune worktrees");
+	lock_release(&admin);
+	return r;
+}
+
+/* Does the path (made real) lie inside dir (made real)? */
+static int inside(const char *path, const char *dir)
+{
+	char *rp = realpath(path, NULL), *rd = realpath(dir, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+	int yes = rp && rd && !strncmp(rp, rd, n) &&
+		  (rp[n] == '/' || !rp[n]);
+
+	free(rp);
+	free(rd);
+	return yes;
+}
+
+/*
+ * The gitdir a worktree's .git file names, or NULL (no such file: a
+ * half-made worktree, which worktree_checkout's recovery handles).
+ */
+static char *gitdir_of(const char *wtpath)
+{
+	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+	char *dir = NULL;
+
+	strbuf_addf(&p, "%s/.git", wtpath);
+	if (strbuf_read_file(&text, p.buf) >= 0 &&
+	    !strncmp(text.buf, "gitdir: ", 8)) {
+		strbuf_rtrim(&text);
+		dir = xstrdup(text.buf + 8);
+	}
+	strbuf_release(&p);
+	strbuf_release(&text);
+	return dir;
+}
+
+/*
+ * A repository copied with cp -a has respin's worktrees with it, but
+ * their .git files still name the original's .git/worktrees: used as
+ * they are, a check would move the original's worktree and store what
+ * it found there.  Such a worktree is not this repository's: its
+ * directory (a copy, inside this .git) goes, with this repository's
+ * copy of the original's entry, and it is made again.
+ */
+static int disown_copied(git_repository *repo, struct worktree *wt)
+{
+	const char *common = git_repository_commondir(repo);
+	char *dir = gitdir_of(wt->path);
+	struct strbuf entry = STRBUF_INIT, entry_gitdir = STRBUF_INIT;
+	const char *base;
+	int r = 0;
+
+	if (!dir || inside(dir, common))
+		goto out;
+	base = strrchr(dir, '/');
+	strbuf_addf(&entry, "%sworktrees/%s", common, base ? base + 1 : dir);
+	strbuf_addf(&entry_gitdir, "%s/gitdir", entry.buf);
+	git_repository_free(wt->repo);
+	wt->repo = NULL;
+	r = remove_tree(wt->path);
+	if (!r) {
+		/* this repository's entry, if it names the original's path */
+		struct strbuf text = STRBUF_INIT;
+
+		if (strbuf_read_file(&text, entry_gitdir.buf) >= 0 &&
+		    (strbuf_rtrim(&text), !inside(text.buf, common)))
+			r = remove_tree(entry.buf);
+		strbuf_release(&text);
+	}
+	if (r < 0)
+		r = error_errno("cannot remove %s, a worktree copied from "
+				"another repository (%s)", wt->path, dir);
+out:
+	free(dir);
+	strbuf_release(&entry);
+	strbuf_release(&entry_gitdir);
 	return r;
 }
 
@@ -325,6 +444,8 @@ int worktree_checkout(git_repository *repo, struct worktree *wt,
 
 	if (!git_oid_is_zero(&wt->at) && git_oid_equal(&wt->at, commit))
 		return 0;
+	if (!wt->repo && disown_copied(repo, wt) < 0)
+		return RESPIN_ERR;
 	/* "a checkout is under way": a killed one leaves it behind */
 	strbuf_addf(&marker, "%s.checkout", wt->path);
 	recover = !stat(marker.buf, &st);

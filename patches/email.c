@@ -86,41 +86,142 @@ static void add_encoded(struct strbuf *out, const char *text)
 	g_free(enc);
 }
 
+/*
+ * Folds the header line that starts at out->buf + start when it is
+ * longer than RFC 5322's limit of 998 characters: then at blanks, into
+ * lines of at most 78 where the words allow, as git format-patch does.
+ * Shorter lines stay whole: b4 0.12 cannot read a folded Subject.
+ */
+static void fold_long(struct strbuf *out, size_t start)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p, *end;
+	size_t col = 0;
+
+	if (out->len - start <= 998)
+		return;
+	strbuf_add(&line, out->buf + start, out->len - start);
+	strbuf_setlen(out, start);
+	p = line.buf;
+	end = line.buf + line.len;
+	while (p < end) {
+		const char *sp = memchr(p + 1, ' ', (size_t)(end - p - 1));
+		size_t n = (size_t)((sp ? sp : end) - p);
+
+		if (col && col + n > 78) {
+			/* the blank before the word starts the next line */
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		strbuf_add(out, p, n);
+		col += n;
+		p += n;
+	}
+	strbuf_release(&line);
+}
+
 void email_header(struct strbuf *out, const char *name, const char *value)
 {
+	size_t start = out->len;
+
 	strbuf_addf(out, "%s: ", name);
 	add_encoded(out, value);
+	fold_long(out, start);
 	strbuf_addch(out, '\n');
 }
 
-static int needs_quotes(const char *name)
+/* An RFC 5322 special: a name holding one is a quoted-string. */
+static int is_special(char c)
 {
-	for (; *name; name++)
-		if (strchr("()<>[]:;@\\,.\"", *name))
-			return 1;
-	return 0;
+	return c && strchr("()<>[]:;@\\,.\"", c) != NULL;
+}
+
+/*
+ * A name as RFC 2047 encoded words for a phrase (Q encoding: letters,
+ * digits and !*+-/ stay, a space is '_', every other byte =XX), each
+ * word at most 75 characters and cut between UTF-8 characters.
+ */
+static void add_phrase_words(struct strbuf *out, const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t word = 0;
+
+	while (*p) {
+		size_t clen = 1, need = 0, k;
+
+		if (*p >= 0xc0)
+			while (clen < 4 && (p[clen] & 0xc0) == 0x80)
+				clen++;
+		for (k = 0; k < clen; k++)
+			need += isalnum(p[k]) || strchr("!*+-/ ", p[k]) ? 1 : 3;
+		if (word && word + need + 2 > 75) {
+			strbuf_addstr(out, "?= ");
+			word = 0;
+		}
+		if (!word) {
+			strbuf_addstr(out, "=?UTF-8?q?");
+			word = 10;
+		}
+		for (k = 0; k < clen; k++, p++) {
+			if (*p == ' ')
+				strbuf_addch(out, '_');
+			else if (isalnum(*p) || strchr("!*+-/", *p))
+				strbuf_addch(out, (char)*p);
+			else
+				strbuf_addf(out, "=%02X", *p);
+		}
+		word += need;
+	}
+	if (word)
+		strbuf_addstr(out, "?=");
+}
+
+void email_display_name(struct strbuf *out, const char *name)
+{
+	struct strbuf clean = STRBUF_INIT;
+	const char *p;
+	int special = 0, encode = 0;
+
+	/* a line break or other control character is a blank here */
+	for (p = name; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f) {
+			if (clean.len && clean.buf[clean.len - 1] != ' ')
+				strbuf_addch(&clean, ' ');
+			continue;
+		}
+		strbuf_addch(&clean, *p);
+		if (c >= 0x80 || c == '@' || c == '"' || c == '\\')
+			encode = 1;	/* '@': git send-email takes it as the address */
+		else if (is_special(*p))
+			special = 1;
+	}
+	strbuf_rtrim(&clean);
+	for (p = clean.buf; *p == ' '; p++)
+		;
+	if (!*p)
+		;
+	else if (encode)
+		add_phrase_words(out, p);
+	else if (special)
+		strbuf_addf(out, "\"%s\"", p);
+	else
+		strbuf_addstr(out, p);
+	strbuf_release(&clean);
 }
 
 void email_address_header(struct strbuf *out, const char *hname,
 			  const char *name, const char *email)
 {
+	size_t at;
+
 	strbuf_addf(out, "%s: ", hname);
-	if (name && *name) {
-		if (!is_ascii(name)) {
-			add_encoded(out, name);
-		} else if (needs_quotes(name)) {
-			strbuf_addch(out, '"');
-			for (; *name; name++) {
-				if (*name == '"' || *name == '\\')
-					strbuf_addch(out, '\\');
-				strbuf_addch(out, *name);
-			}
-			strbuf_addch(out, '"');
-		} else {
-			strbuf_addstr(out, name);
-		}
+	at = out->len;
+	if (name)
+		email_display_name(out, name);
+	if (out->len > at)
 		strbuf_addch(out, ' ');
-	}
 	strbuf_addf(out, "<%s>\n", email);
 }
 

@@ -31,7 +31,15 @@ void email_date(struct strbuf *out, git_time_t when, int offset_minutes);
 
 /* Appends a header line, encoding non-ASCII text as RFC 2047 words. */
 void email_header(struct strbuf *out, const char *name, const char *value);
-/* Appends "Name <addr>" as an address header value, name encoded. */
+/*
+ * Appends a display name as a header's phrase that every reader, git
+ * send-email's address parser among them, takes as one name: control
+ * characters become blanks; a name with '@', '"', '\\' or non-ASCII
+ * becomes RFC 2047 encoded words, one with other specials (". , :")
+ * a quoted-string; nothing for an empty name.
+ */
+void email_display_name(struct strbuf *out, const char *name);
+/* Appends "Name <addr>" as an address header line (email_display_name). */
 void email_address_header(struct strbuf *out, const char *hname,
 			  const char *name, const char *email);
 

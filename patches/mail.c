@@ -239,6 +239,10 @@ static char *text_decode(const char *s, int phrase)
 		return xstrdup(s);
 	r = xstrdup(d);
 	g_free(d);
+	/* a decoded word can hold a line break: never a header's line */
+	for (d = r; *d; d++)
+		if (*d == '\n' || *d == '\r')
+			*d = ' ';
 	return r;
 }
 

@@ -108,6 +108,13 @@ void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 	while (vlen && isspace((unsigned char)value[vlen - 1]))
 		vlen--;
 	t->value = xstrndup(value, vlen);
+	/*
+	 * A control character from mail would go into a commit message
+	 * (trailers --apply) and the mail after it: a blank instead.
+	 */
+	for (i = 0; i < vlen; i++)
+		if ((unsigned char)t->value[i] < 0x20 || t->value[i] == 0x7f)
+			t->value[i] = ' ';
 }
 
 /* A "Key: value" line (patchmail.h). */

@@ -9,6 +9,7 @@
 #include "series/trailerdiff.h"
 #include "tools/lib/command.h"
 #include "tools/lib/error.h"
+#include "tools/lib/termsafe.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const usage[] = {
 	"respin format <name>[@v<n>] [-o <dir>] [--subject-prefix <p>] [--rfc]",
@@ -81,7 +83,17 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 		for (i = 0; i < res.nr; i++)
 			email_mboxrd_append(&mbox, res.mails[i].text.buf,
 					    res.mails[i].text.len);
-		fwrite(mbox.buf, 1, mbox.len, stdout);
+		if (isatty(STDOUT_FILENO)) {
+			/* to be read, not saved: nothing a terminal acts on */
+			struct strbuf safe = STRBUF_INIT;
+
+			strbuf_add_term_safe(&safe, mbox.buf, mbox.len,
+					     TERM_SAFE_LINES);
+			fwrite(safe.buf, 1, safe.len, stdout);
+			strbuf_release(&safe);
+		} else {
+			fwrite(mbox.buf, 1, mbox.len, stdout);
+		}
 		strbuf_release(&mbox);
 		goto done;
 	}

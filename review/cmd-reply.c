@@ -203,8 +203,10 @@ int cmd_reply(int argc, const char **argv, struct command_context *ctx)
 		}
 		ro.from_name = name;
 		ro.from_addr = addr;
-		ro.date = repo_now();
-		ro.date_tz = getenv("GIT_COMMITTER_DATE") ? 0 : local_tz(ro.date);
+		if (repo_env_date(&ro.date, &ro.date_tz) < 0) {
+			ro.date = repo_now();
+			ro.date_tz = local_tz(ro.date);
+		}
 		ro.block = block.len ? block.buf : NULL;
 		ro.trailer = ack ? "Acked-by" : review ? "Reviewed-by" :
 			     tested ? "Tested-by" : NULL;

@@ -321,6 +321,13 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 		sargv[na++] = "--no-format-patch";
 		sargv[na++] = "--no-thread";	/* the mails are threaded */
 		sargv[na++] = "--8bit-encoding=UTF-8";
+		/*
+		 * No Cc of git's own from the mails (authors, tags, Cc:
+		 * lines): respin added them, so the list is exactly what
+		 * --dry-run --json shows, and git's address parser never
+		 * reads a name from mail.
+		 */
+		sargv[na++] = "--suppress-cc=all";
 		if (dry_run)
 			sargv[na++] = "--dry-run";
 		for (i = 0; i < rc.nr_to + rc.nr_cc; i++) {

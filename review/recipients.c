@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/recipients.h"
+#include "patches/email.h"
 #include "tools/lib/error.h"
 
 #include <ctype.h>
@@ -81,6 +82,42 @@ static char *trimmed(const char *who)
 	return v;
 }
 
+/*
+ * who as it goes to git send-email and into the headers: "Name <a@b>"
+ * with the name written by email_display_name() (quoted, or encoded
+ * when it holds an '@' or a line break: git send-email would take a
+ * name's "x@y" for the address), or the bare address.
+ */
+static char *canonical(const char *who)
+{
+	const char *lt = strrchr(who, '<'), *s = who, *e;
+	struct strbuf name = STRBUF_INIT, out = STRBUF_INIT;
+
+	if (!lt)
+		return trimmed(who);
+	for (e = lt; e > s && isspace((unsigned char)e[-1]); e--)
+		;
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	if (e - s >= 2 && *s == '"' && e[-1] == '"') {
+		for (s++, e--; s < e; s++) {
+			if (*s == '\\' && s + 1 < e)
+				s++;
+			strbuf_addch(&name, *s);
+		}
+	} else {
+		strbuf_add(&name, s, (size_t)(e - s));
+	}
+	email_display_name(&out, name.buf);
+	if (out.len)
+		strbuf_addch(&out, ' ');
+	s = lt;
+	e = strchr(s, '>');
+	strbuf_add(&out, s, (size_t)(e - s + 1));
+	strbuf_release(&name);
+	return strbuf_detach(&out, NULL);
+}
+
 static void remember(struct recipients *r, char *key, size_t state)
 {
 	ALLOC_GROW(r->keys, r->nr_keys, r->alloc_keys);
@@ -115,12 +152,12 @@ int recipients_add(struct recipients *r, int to, const char *who)
 		ALLOC_GROW(r->to, r->nr_to, r->alloc_to);
 		ALLOC_GROW(r->to_src, r->nr_to, r->alloc_to_src);
 		r->to_src[r->nr_to] = r->source;
-		r->to[r->nr_to++] = trimmed(who);
+		r->to[r->nr_to++] = canonical(who);
 	} else {
 		ALLOC_GROW(r->cc, r->nr_cc, r->alloc_cc);
 		ALLOC_GROW(r->cc_src, r->nr_cc, r->alloc_cc_src);
 		r->cc_src[r->nr_cc] = r->source;
-		r->cc[r->nr_cc++] = trimmed(who);
+		r->cc[r->nr_cc++] = canonical(who);
 	}
 	return 0;
 }

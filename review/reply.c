@@ -176,16 +176,36 @@ static void rcpt_put_list(struct rcpt *r, InternetAddressList *list,
 	}
 }
 
-static InternetAddressList *header_addresses(const char *msg, size_t len,
-					     const char *name)
+/*
+ * The addresses of a header, or NULL.  GMime takes some 300 bytes an
+ * address: a header naming more than REPLY_MAX_ADDRESSES (counted by
+ * its '@'s before it is parsed) is refused, so that a hostile reply
+ * cannot make a draft take gigabytes.
+ */
+#define REPLY_MAX_ADDRESSES 20000
+
+static int header_addresses(const char *msg, size_t len, const char *name,
+			    InternetAddressList **out)
 {
 	struct strbuf v = STRBUF_INIT;
-	InternetAddressList *l = NULL;
+	size_t ats = 0;
+	const char *p;
+	int r = 0;
 
-	if (mail_header_get(msg, len, name, &v))
-		l = internet_address_list_parse(NULL, v.buf);
+	*out = NULL;
+	if (mail_header_get(msg, len, name, &v)) {
+		for (p = v.buf; (p = strchr(p, '@')); p++)
+			ats++;
+		if (ats > REPLY_MAX_ADDRESSES)
+			r = error("its %c%s header names %zu addresses, more "
+				  "than the %d a reply-all draft takes; nothing "
+				  "was written", toupper((unsigned char)*name),
+				  name + 1, ats, REPLY_MAX_ADDRESSES);
+		else
+			*out = internet_address_list_parse(NULL, v.buf);
+	}
 	strbuf_release(&v);
-	return l;
+	return r;
 }
 
 static void rcpt_release(struct rcpt *r)
@@ -379,20 +399,24 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 		r.keys[r.nr_keys++] = me;
 		strmap_put(&r.seen, me, 0);
 	}
-	l = header_addresses(msg, len, "reply-to");
+	if (header_addresses(msg, len, "reply-to", &l) < 0)
+		goto too_many;
 	if (!l || !internet_address_list_length(l)) {
 		if (l)
 			g_object_unref(l);
-		l = header_addresses(msg, len, "from");
+		if (header_addresses(msg, len, "from", &l) < 0)
+			goto too_many;
 	}
 	rcpt_put_list(&r, r.to, l);
 	if (l)
 		g_object_unref(l);
-	l = header_addresses(msg, len, "to");
+	if (header_addresses(msg, len, "to", &l) < 0)
+		goto too_many;
 	rcpt_put_list(&r, r.cc, l);
 	if (l)
 		g_object_unref(l);
-	l = header_addresses(msg, len, "cc");
+	if (header_addresses(msg, len, "cc", &l) < 0)
+		goto too_many;
 	rcpt_put_list(&r, r.cc, l);
 	if (l)
 		g_object_unref(l);
@@ -483,5 +507,12 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 		*orig = o;
 	else
 		reply_original_release(&o);
+	return ret;
+too_many:
+	ret = error("<%s>: %s", o.message_id, error_last());
+	rcpt_release(&r);
+	strbuf_release(&subj);
+	strbuf_release(&text);
+	reply_original_release(&o);
 	return ret;
 }

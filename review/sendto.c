@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* get_maintainer.pl of the tree on the patch files, when it has one. */
@@ -154,6 +155,52 @@ static void drop_deleted(git_repository *repo, const struct series *s,
 	recipients_release(&lines);
 }
 
+/* Each patch's author but the user, as git send-email would Cc them. */
+static void add_authors(git_repository *repo, const struct series_version *v,
+			struct recipients *rc)
+{
+	struct strbuf who = STRBUF_INIT;
+	char *me = NULL, *my_name = NULL;
+	size_t i;
+
+	repo_user(repo, &my_name, &me);
+
+	for (i = 0; i < v->nr_patches; i++) {
+		git_commit *c = NULL;
+		const git_signature *a;
+
+		if (git_oid_is_zero(&v->patches[i].commit) ||
+		    git_commit_lookup(&c, repo, &v->patches[i].commit) < 0) {
+			error_clear();
+			continue;
+		}
+		a = git_commit_author(c);
+		if (me && !strcasecmp(a->email, me)) {
+			git_commit_free(c);
+			continue;
+		}
+		strbuf_reset(&who);
+		if (a->name && *a->name) {
+			const char *n;
+
+			strbuf_addch(&who, '"');
+			for (n = a->name; *n; n++) {
+				if (*n == '"' || *n == '\\')
+					strbuf_addch(&who, '\\');
+				strbuf_addch(&who, *n);
+			}
+			strbuf_addstr(&who, "\" ");
+		}
+		strbuf_addf(&who, "<%s>", a->email);
+		if (recipients_add(rc, 0, who.buf) < 0)
+			error_clear();
+		git_commit_free(c);
+	}
+	strbuf_release(&who);
+	free(me);
+	free(my_name);
+}
+
 static int collect(git_repository *repo, const struct series *s,
 		   const struct series_version *v,
 		   const struct format_result *res, const char *dir,
@@ -222,6 +269,9 @@ static int collect(git_repository *repo, const struct series *s,
 	rc->source = "trailer";
 	for (i = 0; i < res->nr; i++)
 		recipients_add_trailers(rc, res->mails[i].text.buf);
+	/* git send-email is told to add no one: its Cc of the authors */
+	rc->source = "author";
+	add_authors(repo, v, rc);
 out:
 	rc->source = NULL;
 	recipients_release(&cover);

@@ -8,6 +8,7 @@
  * every later commit re-applied, and the branch moved only when all of
  * it succeeded.
  */
+#include "series/branchuse.h"
 #include "series/replace.h"
 #include "series/treescan.h"
 #include "patches/subject.h"
@@ -40,34 +41,6 @@ static int branch_ref(git_repository *repo, const char *name,
 	return error_code(RESPIN_EUSAGE, "%s is not a local branch: replace "
 			  "moves a branch (git branch %s <commit> makes one)",
 			  name, name);
-}
-
-/* Refuses when the branch is checked out with changes not committed. */
-static int check_clean(git_repository *repo, git_reference *ref, int *checked_out)
-{
-	git_status_options so = GIT_STATUS_OPTIONS_INIT;
-	git_status_list *st = NULL;
-	size_t n;
-	int r;
-
-	*checked_out = 0;
-	if (git_repository_is_bare(repo) ||
-	    git_branch_is_checked_out(ref) != 1)
-		return 0;
-	*checked_out = 1;
-	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (git_status_list_new(&st, repo, &so) < 0)
-		return error_git("cannot read the status of the worktree");
-	n = git_status_list_entrycount(st);
-	git_status_list_free(st);
-	if (n) {
-		r = error("%s is checked out and the worktree has changes "
-			  "not committed: commit or stash them first",
-			  git_reference_shorthand(ref));
-		return r;
-	}
-	return 0;
 }
 
 /* Old patches against new: the same, changed (by title), new, dropped. */
@@ -123,7 +96,7 @@ static void say_changes(const struct series_version *a,
 int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *branch = NULL, *base = NULL;
-	int version = 0, drop = 0, dry_run = 0, exit_code, n, r, checked_out = 0;
+	int version = 0, drop = 0, dry_run = 0, exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING(0, "in", &branch, "branch",
 			   "the integration branch (e.g. mm-unstable)"),
@@ -138,6 +111,7 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 	};
 	struct tree_scan t;
 	struct replace_plan p;
+	struct branch_use use = { 0 };
 	const struct tree_found *f;
 	struct series_version *to;
 	git_reference *ref = NULL, *moved = NULL;
@@ -157,7 +131,9 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 	memset(&t, 0, sizeof(t));
 	r = branch_ref(ctx->repo, branch, &ref);
 	if (!r)
-		r = check_clean(ctx->repo, ref, &checked_out);
+		r = branch_use_find(ctx->repo, git_reference_name(ref), &use);
+	if (!r)
+		r = branch_use_check_clean(&use, git_reference_shorthand(ref));
 	if (!r)
 		r = tree_scan(ctx->repo, git_reference_name(ref), base, 20000, &t);
 	if (r < 0)
@@ -236,17 +212,12 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 				      branch);
 			goto fail;
 		}
-		if (checked_out) {
-			git_checkout_options co = GIT_CHECKOUT_OPTIONS_INIT;
-
-			co.checkout_strategy = GIT_CHECKOUT_SAFE;
-			if (git_checkout_head(ctx->repo, &co) < 0) {
-				r = error_git("%s moved to %s, but the worktree "
-					      "could not follow: 'git reset "
-					      "--hard' makes it", branch,
-					      oid_short(&p.tip, 12));
-				goto fail;
-			}
+		if (branch_use_follow(&use, &t.tip, &p.tip) < 0) {
+			r = error("%s moved to %s, but its worktree could not "
+				  "follow (%s): 'git reset --hard' there makes "
+				  "it", branch, oid_short(&p.tip, 12),
+				  error_last());
+			goto fail;
 		}
 		strbuf_addf(&out, "%s is now %s (was %s)\n", branch,
 			    oid_short(&p.tip, 12), oid_short(&t.tip, 12));
@@ -260,6 +231,7 @@ fail:
 out:
 	git_reference_free(moved);
 	git_reference_free(ref);
+	branch_use_release(&use);
 	replace_plan_release(&p);
 	tree_scan_release(&t);
 	strbuf_release(&out);

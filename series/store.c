@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/store.h"
 #include "tools/lib/error.h"
+#include "tools/lib/objtx.h"
 #include "tools/lib/lock.h"
 #include "tools/lib/repo.h"
 
@@ -857,6 +858,9 @@ int series_save_many(git_repository *repo, struct series *s,
 		error_git("cannot write the series commit");
 		goto out;
 	}
+	/* what this command wrote, out of git gc's reach (objtx.h) */
+	if (objtx_checkpoint(repo) < 0)
+		goto out;
 	/*
 	 * Compare-and-swap under the ref's lock, creation too: a zero
 	 * "current" means "must not exist yet".  (libgit2's create with

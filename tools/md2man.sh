@@ -1,39 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# md2man.sh docs/respin-CMD.md: turns one command's doc page (a small
-# Markdown subset: "# title", "## SECTION", paragraphs, "- " lists,
-# indented or fenced code, `code`, **bold**) into a man page on stdout.
+# md2man.sh docs/respin-CMD.md: one command's doc page as a man page on
+# stdout, made by lowdown (Debian's lowdown: Markdown to roff).
+#
+# The pages are Markdown with man's habits: the first line is the NAME
+# line ("respin-send - what it does", with or without a leading "# "),
+# "## SECTION" headings, and options written as a line holding only a
+# code span followed by its description.  This script turns those
+# habits into what lowdown reads: a NAME section, sections one level up
+# ("# SECTION", which lowdown makes .SH), and each option a definition
+# list entry (the description after ": "), which lowdown makes .IP.
 set -eu
 src=$1
 name=$(basename "$src" .md)
-awk -v name="$name" '
-function inline(s) {
-	gsub(/\\/, "\\e", s)
-	gsub(/^\./, "\\\\\\&.", s)
-	gsub(/^'"'"'/, "\\\\\\&'"'"'", s)
-	while (match(s, /\*\*[^*]+\*\*/))
-		s = substr(s, 1, RSTART-1) "\\fB" substr(s, RSTART+2, RLENGTH-4) "\\fR" substr(s, RSTART+RLENGTH)
-	while (match(s, /`[^`]+`/))
-		s = substr(s, 1, RSTART-1) "\\fB" substr(s, RSTART+1, RLENGTH-2) "\\fR" substr(s, RSTART+RLENGTH)
-	return s
+command -v lowdown >/dev/null 2>&1 || {
+	echo "md2man.sh: lowdown is not installed (make deps installs it)" >&2
+	exit 1
 }
-BEGIN { infence = 0 }
-NR == 1 && /^# / {
-	title = substr($0, 3)
-	printf ".TH %s 1 \"\" \"respin\" \"respin manual\"\n", toupper(name)
-	printf ".SH NAME\n%s\n", inline(title)
+awk '
+NR == 1 {
+	sub(/^# /, "")
+	printf "# NAME\n\n%s\n", $0
 	next
 }
-/^```/ {
-	if (infence) { print ".fi\n.RE"; infence = 0 } else { print ".RS 4\n.nf"; infence = 1 }
-	next
-}
-infence { line = $0; gsub(/\\/, "\\e", line); sub(/^\./, "\\\\\\&.", line); print line; next }
-/^## / { printf ".SH %s\n", toupper(substr($0, 4)); next }
-/^### / { printf ".SS %s\n", substr($0, 5); next }
-/^- / { printf ".IP \\(bu 2\n%s\n", inline(substr($0, 3)); next }
-/^    / { line = substr($0, 5); gsub(/\\/, "\\e", line); printf ".RS 4\n.nf\n%s\n.fi\n.RE\n", line; next }
-/^`[^`]*`$/ { printf ".TP\n%s\n", inline($0); next }
-/^$/ { print ".PP"; next }
-{ print inline($0) }
-' "$src"
+/^```/ { fence = !fence; print; next }
+fence { print; next }
+/^##+ / { sub(/^#/, ""); print; prev = ""; next }
+# a line that is a code span alone, after a blank: an option ...
+prev_blank && /^`[^`]+`(, `[^`]+`)*$/ { print; opt = 1; prev_blank = 0; next }
+# ... and the line after it: its description
+opt && NF { print ": " $0; opt = 0; next }
+{ opt = 0; prev_blank = ($0 == ""); print }
+BEGIN { prev_blank = 1 }
+' "$src" | lowdown -s -Tman --out-no-smarty -M "title=$name" -M section=1 \
+	-M "source=respin" -M "volume=respin manual"

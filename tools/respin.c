@@ -10,6 +10,7 @@
  */
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
+#include "tools/lib/objtx.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
@@ -17,6 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 
 #ifndef RESPIN_VERSION
@@ -26,6 +28,12 @@
 enum {
 	NEED_REPO = 1 << 0,	/* fails outside a repository */
 	WANT_REPO = 1 << 1,	/* uses one (config) when there is one */
+	/*
+	 * writes objects only through libgit2, none that another program
+	 * must read before the command saves them: they are written out
+	 * of a concurrent git gc's reach (tools/lib/objtx.h)
+	 */
+	GC_SAFE = 1 << 2,
 };
 
 struct command {
@@ -36,7 +44,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "track", cmd_track, NEED_REPO,
+	{ "track", cmd_track, NEED_REPO | GC_SAFE,
 	  "record REF..TIP as the next version of a series" },
 	{ "list", cmd_list, NEED_REPO,
 	  "list the series, one line each" },
@@ -48,7 +56,7 @@ static const struct command commands[] = {
 	  "range-diff between two versions of a series" },
 	{ "thread", cmd_thread, WANT_REPO,
 	  "what is in a thread or mailbox: series, versions, trailers" },
-	{ "import", cmd_import, NEED_REPO,
+	{ "import", cmd_import, NEED_REPO | GC_SAFE,
 	  "record a version from mail (mbox, maildir, lore, notmuch)" },
 	{ "rebase", cmd_rebase, NEED_REPO,
 	  "the latest version onto a new base, patch by patch, 3-way" },
@@ -108,9 +116,32 @@ static void list_commands(FILE *out)
 	      "'respin help <command>' opens its manual page.\n", out);
 }
 
+/*
+ * The page beside the program when it runs from the build tree
+ * (build/respin, build/man/man1/PAGE.1), which man's search path does
+ * not hold; 0 with its path in out.
+ */
+static int build_tree_page(const char *page, char *out, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)snprintf(out, size, "%s/man/man1/%s.1", exe, page) >= size)
+		return -1;
+	return access(out, R_OK);
+}
+
 static int cmd_help(int argc, const char **argv)
 {
-	char page[64];
+	char page[64], local[PATH_MAX];
 
 	if (argc < 2) {
 		list_commands(stdout);
@@ -122,7 +153,10 @@ static int cmd_help(int argc, const char **argv)
 		return RESPIN_EXIT_USAGE;
 	}
 	snprintf(page, sizeof(page), "respin-%s", argv[1]);
-	execlp("man", "man", page, (char *)NULL);
+	if (build_tree_page(page, local, sizeof(local)) == 0)
+		execlp("man", "man", "-l", local, (char *)NULL);
+	else
+		execlp("man", "man", page, (char *)NULL);
 	fprintf(stderr, "fatal: cannot run man: %s\n", strerror(errno));
 	fprintf(stderr, "hint: 'respin %s --help' lists its options\n",
 		argv[1]);
@@ -132,6 +166,7 @@ static int cmd_help(int argc, const char **argv)
 int main(int argc, const char **argv)
 {
 	struct command_context ctx = { 0 };
+	struct objtx tx = { 0 };
 	const struct command *cmd;
 	int r;
 
@@ -182,7 +217,15 @@ int main(int argc, const char **argv)
 		ctx.repo = NULL;
 	}
 run:
+	if ((cmd->flags & GC_SAFE) && ctx.repo) {
+		r = objtx_begin(&tx, ctx.repo);
+		if (r < 0) {
+			r = error_report(r);
+			goto out;
+		}
+	}
 	r = cmd->fn(argc - 1, argv + 1, &ctx);
+	objtx_end(&tx);
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
 			fprintf(stderr, "fatal: cannot write output: %s\n",

@@ -74,7 +74,7 @@ test_expect_success 'thread on a terminal: escapes shown, not sent' '
 	cat tty.out &&
 	no_raw tty.out &&
 	test_grep "mm: \\\\e\[2J\\\\e\]0;pwned\\\\e\\\\ fix \\\\u202etxt.exe" tty.out &&
-	test_grep "by Evil\\\\n\\\\e\[31mAuthor <evil@example.org>" tty.out
+	test_grep "by Evil \\\\e\[31mAuthor <evil@example.org>" tty.out
 '
 
 test_expect_success 'thread into a pipe: escaped the same way' '
@@ -133,6 +133,14 @@ test_expect_success 'cover: escaped on a terminal, the exact letter into a pipe'
 	cat tty.out && no_raw tty.out &&
 	respin cover evil >letter &&
 	LC_ALL=C grep -q "$ESC\[2J" letter
+'
+
+test_expect_success 'format --stdout: escaped on a terminal, the exact mail into a pipe' '
+	on_tty respin format evil --stdout &&
+	no_raw tty.out &&
+	test_grep "one\\\\e\[5m1" tty.out &&
+	respin format evil --stdout >mbox &&
+	LC_ALL=C grep -q "one$ESC\[5m1" mbox
 '
 
 test_done

@@ -282,6 +282,22 @@ test_expect_success 'applied on another commit while the sent one is here: its o
 	git checkout -q -
 '
 
+test_expect_success 'a Subject over 998 characters is folded; git am reads it back whole' '
+	git checkout -q -b long mm-unstable &&
+	long=$(awk "BEGIN { for (i = 0; i < 600; i++) printf \"w%d \", i; print \"end\" }") &&
+	echo "/* long */" >>mm/a.c && git commit -qam "mm: $long" &&
+	respin track long --base mm-unstable >/dev/null &&
+	respin format long --stdout >mail &&
+	awk "length > 998 { bad = 1 } END { exit bad }" mail &&
+	sed -n "/^Subject:/,/^[A-Z]/p" mail >subject &&
+	test $(wc -l <subject) -gt 10 &&
+	awk "NR > 1 && length > 78 { bad = 1 } END { exit bad }" subject &&
+	git checkout -q -b long-am mm-unstable &&
+	git am -q mail &&
+	test "$(git log -1 --format=%s)" = "mm: $long" &&
+	git checkout -q mm-unstable
+'
+
 test_expect_code 128 'an unknown series' 'respin format nosuch -o x'
 
 test_done

@@ -37,6 +37,16 @@ test_expect_success 'a reply to a real patch: threaded under it, reply-all' '
 	test_grep "^Message-Id: <[0-9]*\.[0-9]*\.[0-9a-f]*@example.org>$" d
 '
 
+test_expect_success 'GIT_COMMITTER_DATE in the forms git reads: the Date and the Message-ID' '
+	GIT_COMMITTER_DATE=2024-01-01T00:00:00Z respin reply "$LRU" $P1 >iso &&
+	test "$(header Date iso)" = "Mon, 1 Jan 2024 00:00:00 +0000" &&
+	test_grep "^Message-Id: <1704067200\.[0-9]*\.[0-9a-f]*@example.org>$" iso &&
+	GIT_COMMITTER_DATE="Tue, 2 Jan 2024 10:30:00 +0200" respin reply "$LRU" $P1 >rfc &&
+	test "$(header Date rfc)" = "Tue, 2 Jan 2024 10:30:00 +0200" &&
+	GIT_COMMITTER_DATE="@1704067200 -0130" respin reply "$LRU" $P1 >raw &&
+	test "$(header Date raw)" = "Sun, 31 Dec 2023 22:30:00 -0130"
+'
+
 test_expect_success 'the attribution line and the quote; the signature is cut' '
 	test_grep "^On Fri, 12 Jan 2024 02:33:19 +0800, Kairui Song wrote:$" d &&
 	test_grep "^> When lru_gen is aging, it will update mm counters page by page,$" d &&
@@ -179,6 +189,15 @@ test_expect_success 'a Cc of 5,000 addresses: each once, folded, the user left o
 	test "$(cat n)" = 5000 &&
 	! header Cc d | grep -q "rev@example.org" &&
 	awk "length > 998 { bad = 1 } END { exit bad }" d
+'
+
+test_expect_success 'a To of a million addresses: refused before it is parsed, nothing written' '
+	awk "BEGIN { printf \"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Big <big@example.org>\nSubject: huge\nMessage-Id: <huge@example.org>\nTo: \";
+		for (i = 0; i < 1000000; i++) printf \"u%d@example.org, \", i;
+		printf \"x@example.org\n\nbody\n\" }" >huge.mbox &&
+	test_expect_code 128 respin reply huge.mbox huge@example.org -o huge-draft.mbox 2>err &&
+	test_grep "<huge@example.org>: its To header names 1000001 addresses, more than the 20000 a reply-all draft takes; nothing was written" err &&
+	test_path_is_missing huge-draft.mbox
 '
 
 test_expect_success 'a Message-ID that is not there: 128, naming the source' '

@@ -84,6 +84,53 @@ test_expect_success 'a checked-out branch with changes: refused; clean, the work
 	git checkout -q upstream
 '
 
+test_expect_success 'checked out, E v3 -> v2: index and worktree follow; a commit keeps it' '
+	git checkout -q integ &&
+	git ls-files -s >index-before &&
+	respin replace E --in integ --version 2 >out &&
+	test_grep "^integ: E v3 -> v2: " out &&
+	git status --porcelain --untracked-files=no >st && test_must_be_empty st &&
+	git diff --cached --quiet HEAD &&
+	test "$(cat e/e2.c)" = "$(git show integ:e/e2.c)" &&
+	test_path_is_missing e/e4.c && test -f e/e3.c &&
+	git ls-files -s >index-after && ! cmp -s index-before index-after &&
+	git commit -q --allow-empty -m "next" &&
+	test "$(git rev-parse HEAD^{tree})" = "$(git rev-parse HEAD~1^{tree})" &&
+	git reset -q --hard HEAD~1 &&
+	git checkout -q upstream
+'
+
+test_expect_success 'checked out in another worktree: that worktree follows; dirty there is refused' '
+	git worktree add -q "$TRASH/other" integ &&
+	echo dirty >>"$TRASH/other/a/a.c" &&
+	test_expect_code 128 respin replace E --in integ --version 3 2>err &&
+	test_grep "integ is checked out in $TRASH/other and the worktree has changes not committed" err &&
+	git -C "$TRASH/other" checkout -q -- a/a.c &&
+	respin replace E --in integ --version 3 >out &&
+	test_grep "^integ: E v2 -> v3: " out &&
+	git -C "$TRASH/other" status --porcelain --untracked-files=no >st &&
+	test_must_be_empty st &&
+	test "$(cat "$TRASH/other/e/e2.c")" = "$(git show integ:e/e2.c)" &&
+	test -f "$TRASH/other/e/e4.c" &&
+	git worktree remove "$TRASH/other"
+'
+
+test_expect_success 'a git rebase or cherry-pick rewriting the branch: refused, nothing moved' '
+	git checkout -q integ &&
+	git rev-parse integ >tip-before &&
+	git -c sequence.editor="sed -i 1s/^pick/edit/" rebase -q -i HEAD~2 >/dev/null 2>&1 &&
+	test_expect_code 128 respin replace E --in integ --version 2 2>err &&
+	test_grep "integ is being rewritten by a git rebase in $TRASH/k: finish it or abort it first" err &&
+	git rev-parse integ >tip-after && check_same tip-before tip-after &&
+	git rebase --abort &&
+	echo conflict >e/e2.c && git commit -q -a -m "e2 changed" &&
+	test_must_fail git cherry-pick e-v2~1 >/dev/null 2>&1 &&
+	test_expect_code 128 respin replace E --in integ --version 2 2>err &&
+	test_grep "integ is being rewritten by a git cherry-pick in $TRASH/k" err &&
+	git cherry-pick --abort && git reset -q --hard HEAD~1 &&
+	git checkout -q upstream
+'
+
 test_expect_success 'bad use and what is not there' '
 	test_expect_code 129 respin replace E 2>err && test_grep "give --in BRANCH" err &&
 	test_expect_code 129 respin replace E --in nosuch 2>err &&

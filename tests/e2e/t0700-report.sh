@@ -192,8 +192,10 @@ chrome() {
 }
 
 if command -v chromium >/dev/null 2>&1; then
-	test_expect_success 'Chromium renders it: plots and tables in the DOM' '
-		chrome --dump-dom "file://$TRASH/r.html" >dom.html &&
+	test_expect_success 'Chromium renders it: plots and tables in the DOM, no console message' '
+		chrome --enable-logging=stderr --v=0 \
+			--dump-dom "file://$TRASH/r.html" >dom.html &&
+		test_grep ! -e ":CONSOLE" -e "Uncaught" "$TRASH/chrome.log" &&
 		test $(grep -o "<svg " dom.html | wc -l) = 2 &&
 		test $(grep -o "<table " dom.html | wc -l) = 2 &&
 		test $(grep -o "<circle " dom.html | wc -l) -ge 16 &&
@@ -208,7 +210,10 @@ if command -v chromium >/dev/null 2>&1; then
 		python3 "$TRASH/png.py" "$TRASH/shot.png" 1f77b4 d62728 >png.txt &&
 		cat png.txt && test_grep "^size 1200x1600 " png.txt &&
 		perl -ne "exit 1 if /^size .* colours (\d+) ink ([\d.]+)/ && (\$1 < 50 || \$2 < 0.02);
-			exit 1 if /^colour \S+ (\d+)/ && \$1 < 30" png.txt
+			exit 1 if /^colour \S+ (\d+)/ && \$1 < 30" png.txt &&
+		mkdir -p "$RESPIN_BUILD/test-output" &&
+		cp "$TRASH/shot.png" "$RESPIN_BUILD/test-output/$TEST_NAME.png" &&
+		echo "# the screenshot: $RESPIN_BUILD/test-output/$TEST_NAME.png"
 	'
 else
 	test_skip 'no chromium: apt-get install chromium'

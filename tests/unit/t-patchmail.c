@@ -287,6 +287,18 @@ static void test_made_up(void)
 	ok(pm.nr_files == 1 && pm.nr_hunks == 1, "one file, one hunk");
 	patchmail_release(&pm);
 
+	is_int(split(&pm, "Body.\n\nReviewed-by: Evil\x1b[31m\x7f <e@x.org>\n"
+			  "Acked-by: A\x01" "B <a@x.org>\n"), 0, "trailers with controls");
+	is_int(pm.trailers.nr, 2, "two trailers");
+	if (pm.trailers.nr == 2) {
+		/* trailers --apply writes these into commit messages */
+		is_str(pm.trailers.items[0].value, "Evil [31m  <e@x.org>",
+		       "an escape and a DEL in a trailer are blanks");
+		is_str(pm.trailers.items[1].value, "A B <a@x.org>",
+		       "another control character too");
+	}
+	patchmail_release(&pm);
+
 	is_int(split(&pm, "Prose.\n\nNote: this line has a colon.\nAnd more prose.\n"), 0,
 	       "no diff");
 	is_int(pm.trailers.nr, 0, "a prose paragraph with a colon is no trailer block");

@@ -36,6 +36,27 @@ static int db_error(struct db *db, const char *what)
 		     sqlite3_errmsg(db->h));
 }
 
+/*
+ * Turns WAL mode on.  On a new file that takes a lock which SQLite does
+ * not wait for (its busy handler is not called while another process
+ * is making the same file WAL): the 10 s wait the docs promise is done
+ * here, in 20 ms steps.
+ */
+static int wal_mode(struct db *db)
+{
+	int tries;
+
+	for (tries = 0; tries < 500; tries++) {
+		if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL", NULL, NULL,
+				 NULL) == SQLITE_OK)
+			return 0;
+		if ((sqlite3_extended_errcode(db->h) & 0xff) != SQLITE_BUSY)
+			break;
+		sqlite3_sleep(20);
+	}
+	return db_error(db, "setting WAL mode");
+}
+
 int db_open(struct db **out, const char *path, const char *schema)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -54,7 +75,7 @@ int db_open(struct db **out, const char *path, const char *schema)
 	sqlite3_busy_timeout(db->h, 10000);
 	sqlite3_extended_result_codes(db->h, 1);
 	/* the first read tells a damaged or foreign file */
-	if (db_exec(db, "PRAGMA journal_mode=WAL") < 0 ||
+	if (wal_mode(db) < 0 ||
 	    db_exec(db, "PRAGMA synchronous=NORMAL") < 0 ||
 	    db_exec(db, "PRAGMA foreign_keys=ON") < 0 ||
 	    (schema && db_exec(db, schema) < 0)) {

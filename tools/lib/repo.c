@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "repo.h"
 #include "error.h"
+#include "run.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,37 +74,103 @@ int repo_open(git_repository **out)
 	return 0;
 }
 
-/* Parses "@EPOCH", "EPOCH" or "EPOCH +ZZZZ"; returns 0 if understood. */
-static int parse_env_date(const char *s, int64_t *when, int *offset)
+/*
+ * Parses git's internal form, "@EPOCH", "EPOCH" or "EPOCH +ZZZZ", and
+ * nothing else; 0 if that is what s is.
+ */
+static int parse_raw_date(const char *s, int64_t *when, int *offset)
 {
 	char *end;
 	long long t;
+	int z;
 
 	if (*s == '@')
 		s++;
-	t = strtoll(s, &end, 10);
-	if (end == s)
+	if (*s < '0' || *s > '9')
 		return -1;
+	t = strtoll(s, &end, 10);
 	*when = t;
 	*offset = 0;
 	while (*end == ' ')
 		end++;
-	if ((*end == '+' || *end == '-') && strlen(end) >= 5) {
-		int z = atoi(end + 1);
-		*offset = (z / 100) * 60 + z % 100;
-		if (*end == '-')
-			*offset = -*offset;
+	if (!*end)
+		return 0;
+	if ((*end != '+' && *end != '-') || strlen(end) != 5 ||
+	    strspn(end + 1, "0123456789") != 4)
+		return -1;
+	z = atoi(end + 1);
+	*offset = (z / 100) * 60 + z % 100;
+	if (*end == '-')
+		*offset = -*offset;
+	return 0;
+}
+
+/*
+ * Any other form git reads ("2024-01-01T00:00:00Z", RFC 2822, ...) is
+ * read by git itself: git var prints the committer ident with the date
+ * as EPOCH +ZZZZ (a fixed name, so that no identity is needed).
+ */
+static int git_read_date(int64_t *when, int *offset)
+{
+	static const char *const argv[] = {
+		"git", "var", "GIT_COMMITTER_IDENT", NULL
+	};
+	static const char *const env[] = {
+		"GIT_COMMITTER_NAME=respin",
+		"GIT_COMMITTER_EMAIL=respin@localhost", NULL
+	};
+	struct run_opts o = { 0 };
+	struct run_result res;
+	const char *gt;
+	int r = -1;
+
+	o.argv = argv;
+	o.env = env;
+	o.timeout = 30;
+	run_result_init(&res);
+	if (run_program(&o, &res) == 0 && res.exited && !res.exit_code &&
+	    (gt = strrchr(res.output.buf, '>'))) {
+		strbuf_rtrim(&res.output);
+		r = parse_raw_date(gt + 2, when, offset);
 	}
+	run_result_release(&res);
+	error_clear();
+	return r;
+}
+
+static struct {
+	pthread_once_t once;
+	int set;		/* GIT_COMMITTER_DATE set and understood */
+	int64_t when;
+	int offset;
+} env_date = { PTHREAD_ONCE_INIT, 0, 0, 0 };
+
+static void env_date_read(void)
+{
+	const char *d = getenv("GIT_COMMITTER_DATE");
+
+	if (!d || !*d)
+		return;
+	env_date.set = !parse_raw_date(d, &env_date.when, &env_date.offset) ||
+		       !git_read_date(&env_date.when, &env_date.offset);
+}
+
+int repo_env_date(int64_t *when, int *offset)
+{
+	pthread_once(&env_date.once, env_date_read);
+	if (!env_date.set)
+		return -1;
+	*when = env_date.when;
+	if (offset)
+		*offset = env_date.offset;
 	return 0;
 }
 
 int64_t repo_now(void)
 {
-	const char *d = getenv("GIT_COMMITTER_DATE");
 	int64_t when;
-	int off;
 
-	if (d && !parse_env_date(d, &when, &off))
+	if (!repo_env_date(&when, NULL))
 		return when;
 	return (int64_t)time(NULL);
 }
@@ -111,7 +179,6 @@ int repo_signature(git_repository *repo, git_signature **out)
 {
 	const char *name = getenv("GIT_COMMITTER_NAME");
 	const char *email = getenv("GIT_COMMITTER_EMAIL");
-	const char *d = getenv("GIT_COMMITTER_DATE");
 	git_config *cfg = NULL;
 	git_buf cname = GIT_BUF_INIT, cemail = GIT_BUF_INIT;
 	int64_t when;
@@ -128,7 +195,7 @@ int repo_signature(git_repository *repo, git_signature **out)
 		name = "respin";
 	if (!email || !*email)
 		email = "respin@localhost";
-	if (d && !parse_env_date(d, &when, &off))
+	if (!repo_env_date(&when, &off))
 		r = git_signature_new(out, name, email, (git_time_t)when, off);
 	else
 		r = git_signature_now(out, name, email);

@@ -15,11 +15,20 @@ int repo_open(git_repository **out);
 
 /*
  * The signature respin writes its own commits with: GIT_COMMITTER_NAME,
- * GIT_COMMITTER_EMAIL and GIT_COMMITTER_DATE (as "@EPOCH [+ZZZZ]" or
- * "EPOCH +ZZZZ") when set, else user.name/user.email, else "respin".
+ * GIT_COMMITTER_EMAIL and GIT_COMMITTER_DATE (repo_env_date()) when
+ * set, else user.name/user.email, else "respin".
  * The caller frees it with git_signature_free().
  */
 int repo_signature(git_repository *repo, git_signature **out);
+
+/*
+ * GIT_COMMITTER_DATE in every form git reads: "@EPOCH [+ZZZZ]" and
+ * "EPOCH +ZZZZ" here, the others ("2024-01-01T00:00:00Z", RFC 2822,
+ * ...) by git var, once a process.  0 with the time and its offset
+ * (minutes east of UTC; offset may be NULL), -1 when it is unset or
+ * git does not read it either.
+ */
+int repo_env_date(int64_t *when, int *offset);
 
 /* Seconds since the epoch, honouring GIT_COMMITTER_DATE as above. */
 int64_t repo_now(void);
