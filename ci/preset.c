@@ -20,6 +20,8 @@ static const struct preset_setting mm[] = {
 	{ "respin.check.kdoc.kind", "kdoc" },
 	{ "respin.check.selftests.kind", "kselftest" },
 	{ "respin.check.selftests.targets", "mm" },
+	/* (the whole target in a guest: 5 min under TCG on a busy 2-core) */
+	{ "respin.check.selftests.timeout", "1800" },
 };
 
 static const struct preset presets[] = {

@@ -52,7 +52,7 @@ install_ms=$(( $(ms) - s ))
 timeout=$(sed -n 's/^timeout=//p' "$wt/tools/testing/selftests/vm/settings" | tail -n 1)
 hand() {
 	guest_kselftest "$guest" "$bd/arch/x86/boot/bzImage" "$hi" vm \
-		$(( ${timeout:-45} * 10 )) "respin.bench=$1" \
+		$(( ${timeout:-45} * 20 )) "respin.bench=$1" \
 		>"$log/hand.out" 2>"$log/hand.err"
 }
 with_respin() {

@@ -100,7 +100,7 @@ selftests() {
 		KSFT_INSTALL_PATH="$hp"
 }
 guest_run() {
-	guest_kselftest "$guest" "$hb/arch/x86/boot/bzImage" "$hp" vm 450 quiet
+	guest_kselftest "$guest" "$hb/arch/x86/boot/bzImage" "$hp" vm 900 quiet
 }
 
 s=$(ms)
