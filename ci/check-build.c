@@ -9,7 +9,6 @@
  */
 #include "ci/kind.h"
 #include "ci/artifacts.h"
-#include "ci/kconfig.h"
 #include "ci/warnings.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
@@ -36,6 +35,11 @@ void build_marker_read(struct engine *e, const struct check *c,
 	memset(tree, 0, sizeof(*tree));
 	if (build_chain_marker(e, tree))
 		return;		/* the chain's builds judged so far */
+	if (build_config_fresh(e) <= 0) {
+		/* another .config: another kernel (an error: no tree) */
+		error_clear();
+		return;
+	}
 	marker_path(e, &p);
 	if (!strbuf_read_file(&text, p.buf) && text.len >= 2 * GIT_OID_HEXSZ &&
 	    !strncmp(text.buf + GIT_OID_HEXSZ + 1, c->hash, GIT_OID_HEXSZ)) {
@@ -163,90 +167,6 @@ static int trees_changed(git_repository *repo, const git_oid *a,
 	git_tree_free(ta);
 	git_tree_free(tb);
 	return r;
-}
-
-/*
- * What makes a kernel tree's .config, unless the build directory has
- * one: 1 and the command (the user's .config, else tinyconfig), with
- * what the log says of it; 0 none is to be made.
- */
-/*
- * kconfig = tiny-qemu: tools/kernel-config-tiny.sh with the options
- * the series wants (ci/kconfig.h) as --try, so that one its tree cannot
- * have is said, not fatal.  The same .config for every patch: from
- * what the whole series touches.
- */
-static int tiny_qemu_command(struct engine *e, struct strbuf *cmd,
-			     struct strbuf *log)
-{
-	struct strbuf opts = STRBUF_INIT, tool = STRBUF_INIT;
-	struct strbuf word = STRBUF_INIT;
-	git_tree *base = NULL, *tip = NULL;
-	git_commit *cb = NULL, *ct = NULL;
-	const char *p;
-	int r;
-
-	r = respin_tool_path("kernel-config-tiny.sh", &tool);
-	if (r == RESPIN_ENOTFOUND) {
-		r = error("kconfig = tiny-qemu needs kernel-config-tiny.sh: "
-			  "not beside respin (tools/ in its build tree, "
-			  "libexec/respin/ where it is installed)");
-		goto out;
-	}
-	if (git_commit_lookup(&cb, e->repo, engine_commit(e->v, 0)) < 0 ||
-	    git_commit_lookup(&ct, e->repo,
-			      engine_commit(e->v, e->v->nr_patches)) < 0 ||
-	    git_commit_tree(&base, cb) < 0 || git_commit_tree(&tip, ct) < 0) {
-		r = error_git("cannot read the series' trees");
-		goto out;
-	}
-	r = kconfig_wanted(e->repo, base, tip, &opts);
-	if (r < 0)
-		goto out;
-	strbuf_addstr(cmd, "sh ");
-	strbuf_add_sq(cmd, tool.buf);
-	/* (each a plain name: kconfig_wanted() keeps no other) */
-	p = opts.buf;
-	while (strbuf_next_word(&word, &p, " "))
-		strbuf_addf(cmd, " --try %s", word.buf);
-	strbuf_addstr(cmd, " \"$RESPIN_SRC\" \"$RESPIN_BUILD\"");
-	strbuf_addf(log, "respin: kconfig = tiny-qemu: a tinyconfig for QEMU"
-		    "%s%s\n", opts.len ? " with, where they can be, " : "",
-		    opts.buf);
-	r = 1;
-out:
-	git_tree_free(base);
-	git_tree_free(tip);
-	git_commit_free(cb);
-	git_commit_free(ct);
-	strbuf_release(&opts);
-	strbuf_release(&tool);
-	strbuf_release(&word);
-	return r;
-}
-
-int build_config_command(struct engine *e, struct strbuf *cmd,
-			 struct strbuf *log)
-{
-	const char *top = git_repository_workdir(e->repo);
-	const struct check *b = engine_build_check(e);
-
-	if (!engine_file_exists(e->wt.path, "Kconfig") ||
-	    engine_file_exists(e->wt.build_dir, ".config"))
-		return 0;
-	if (b && b->kconfig && !strcmp(b->kconfig, "tiny-qemu"))
-		return tiny_qemu_command(e, cmd, log);
-	if (top && engine_file_exists(top, ".config")) {
-		strbuf_addf(cmd, "cp '%s.config' \"$RESPIN_BUILD/.config\" && "
-			    "make ARCH=x86_64 O=\"$RESPIN_BUILD\" olddefconfig",
-			    top);
-		strbuf_addf(log, "respin: using the .config of %s\n", top);
-	} else {
-		strbuf_addstr(cmd, "make ARCH=x86_64 O=\"$RESPIN_BUILD\" "
-			      "tinyconfig");
-		strbuf_addstr(log, "respin: no .config: making tinyconfig\n");
-	}
-	return 1;
 }
 
 /* A kernel tree gets a .config first (a chain's, when it has one). */

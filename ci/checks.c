@@ -83,6 +83,8 @@ static void check_free_fields(struct check *c)
 	free(c->targets);
 	free(c->append);
 	free(c->runner);
+	free(c->tests);
+	free(c->memory);
 }
 
 void checks_release(struct check_list *l)
@@ -92,6 +94,9 @@ void checks_release(struct check_list *l)
 	for (i = 0; i < l->nr; i++)
 		check_free_fields(&l->items[i]);
 	free(l->items);
+	if (l->builder)
+		check_free_fields(l->builder);
+	free(l->builder);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -118,6 +123,55 @@ static int targets_check(const char *key, const char *v)
 		r = error("%s: no target (like 'vm')", key);
 	strbuf_release(&name);
 	return r;
+}
+
+/* true/yes/on/1 1, false/no/off/0 0, else -1. */
+static int bool_value(const char *v)
+{
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	    !strcasecmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+	    !strcasecmp(v, "off") || !strcmp(v, "0"))
+		return 0;
+	return -1;
+}
+
+/*
+ * "vm:run_vmtests.sh -t mmap vm:madv_populate": kselftest_tests_next()
+ * reads them; each collection one of targets (or its other name).
+ */
+static int tests_check(const char *key, const char *v, const char *targets)
+{
+	struct kselftest_test t = KSELFTEST_TEST_INIT;
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	const char *p = v;
+	int r, n = 0;
+
+	while ((r = kselftest_tests_next(&p, &t, &err)) > 0) {
+		const char *alias = kselftest_alias(t.collection.buf);
+		const char *q = targets ? targets : "";
+		int found = 0;
+
+		n++;
+		while (!found && strbuf_next_word(&name, &q, " \t,"))
+			found = !strcmp(name.buf, t.collection.buf) ||
+				(alias && !strcmp(name.buf, alias));
+		if (!found) {
+			r = error("%s: '%s:%s' is not in one of the check's "
+				  "targets (%s)", key, t.collection.buf,
+				  t.test.buf, targets ? targets : "none set");
+			break;
+		}
+	}
+	if (r < 0 && err.len)
+		r = error("%s: %s", key, err.buf);
+	else if (!r && !n)
+		r = error("%s: no test (like 'vm:run_vmtests.sh')", key);
+	kselftest_test_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&name);
+	return r < 0 ? r : 0;
 }
 
 struct load_state {
@@ -224,6 +278,43 @@ static int config_entry(const git_config_entry *e, void *data)
 			return -1;
 		}
 		set_str(&c->targets, v);
+	} else if (!strcasecmp(key, "tests")) {
+		set_str(&c->tests, v);
+	} else if (!strcasecmp(key, "memory")) {
+		size_t k = strspn(v, "0123456789");
+
+		if (!k || !(v[k] == '\0' || (strchr("KMGkmg", v[k]) &&
+					       !v[k + 1]))) {
+			st->err = error("%s: '%s' is not a size like 1G or "
+					"512M", e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		set_str(&c->memory, v);
+	} else if (!strcasecmp(key, "smp") || !strcasecmp(key, "slowdown")) {
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (end == v || *end || n < 1 || n > 1000) {
+			st->err = error("%s: '%s' is not a whole number from "
+					"1 to 1000", e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		if (!strcasecmp(key, "smp"))
+			c->smp = (int)n;
+		else
+			c->slowdown = (int)n;
+	} else if (!strcasecmp(key, "initramfs")) {
+		int b = bool_value(v);
+
+		if (b < 0) {
+			st->err = error("%s: '%s' is not true or false",
+					e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
+		c->initramfs = b;
 	} else if (!strcasecmp(key, "append")) {
 		set_str(&c->append, v);
 	} else if (!strcasecmp(key, "runner")) {
@@ -321,10 +412,18 @@ static void hash_check(struct check *c)
 		strbuf_addch(&sb, '\n');
 	}
 	/* what a kselftest check runs (the runner's path is not it) */
-	if (c->kind == CHECK_KSELFTEST)
+	if (c->kind == CHECK_KSELFTEST && c->initramfs)
 		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",
 			    c->targets ? c->targets : "",
 			    c->append ? c->append : "");
+	/* (2: installed and run by run_kselftest.sh in a guest) */
+	else if (c->kind == CHECK_KSELFTEST)
+		strbuf_addf(&sb, "kselftest 2\ntargets %s\ntests %s\n"
+			    "append %s\nmemory %s\nsmp %d\nslowdown %d\n",
+			    c->targets ? c->targets : "",
+			    c->tests ? c->tests : "",
+			    c->append ? c->append : "", c->memory, c->smp,
+			    c->slowdown);
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(c->hash, sizeof(c->hash), &oid);
 	strbuf_release(&sb);
@@ -506,6 +605,23 @@ int checks_load_preset(git_repository *repo, const char *preset,
 		r = bench_settings_check(c);
 		if (r < 0)
 			goto out;
+		if (c->kind == CHECK_KSELFTEST && c->tests) {
+			struct strbuf key = STRBUF_INIT;
+
+			strbuf_addf(&key, "respin.check.%s.tests", c->name);
+			r = tests_check(key.buf, c->tests, c->targets);
+			strbuf_release(&key);
+			if (r < 0)
+				goto out;
+		}
+		if (c->kind == CHECK_KSELFTEST) {
+			if (!c->memory)
+				c->memory = xstrdup(KSELFTEST_MEMORY);
+			if (!c->smp)
+				c->smp = KSELFTEST_SMP;
+			if (!c->slowdown)
+				c->slowdown = KSELFTEST_SLOWDOWN;
+		}
 		/* the static kinds have a default command each */
 		if (!c->command && !c->builtin && !check_kind_static(c->kind) &&
 		    c->kind != CHECK_KSELFTEST && !c->recipe) {
@@ -582,10 +698,22 @@ int checks_filter(struct check_list *l, const char *only)
 {
 	struct filter_state st = { l, { 0 } };
 	int r = each_name(only, name_known, l);
+	size_t i;
 
 	if (r < 0)
 		return r;
 	each_name(only, move_check, &st);
+	for (i = 0; i < l->nr && !l->builder; i++)
+		if (l->items[i].name && l->items[i].kind == CHECK_BUILD) {
+			st.kept.builder = xmalloc(sizeof(*st.kept.builder));
+			*st.kept.builder = l->items[i];
+			memset(&l->items[i], 0, sizeof(l->items[i]));
+			break;
+		}
+	if (l->builder) {
+		st.kept.builder = l->builder;
+		l->builder = NULL;
+	}
 	checks_release(l);
 	*l = st.kept;
 	return 0;

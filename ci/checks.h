@@ -26,8 +26,14 @@
  *		partition = NAME	(a cluster's queue for its jobs)
  *		constraint = FEATURES	(the node type its jobs ask for)
  *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
+ *		tests = vm:run_vmtests.sh [ARG]...	(kselftest: some of them)
  *		append = TEXT		(kselftest: more kernel command line)
- *		runner = PATH		(kselftest: respin-qemu-ktap)
+ *		runner = PATH		(kselftest: respin-guest, or
+ *					 respin-qemu-ktap with initramfs)
+ *		memory = SIZE, smp = N	(kselftest: the guest's)
+ *		slowdown = N		(kselftest: timeouts of settings x N)
+ *		initramfs = true	(kselftest: TEST_GEN_PROGS built static,
+ *					 for a kernel without 9p)
  *		kconfig = current | tiny-qemu	(build: which .config)
  *
  *	respin.check.preset = NAME	(a preset's checks first: ci/preset.h)
@@ -69,6 +75,11 @@ struct check {
 	char *targets;		/* kselftest: "vm net", as configured */
 	char *append;		/* kselftest: more kernel command line */
 	char *runner;		/* kselftest: the QEMU runner, or NULL */
+	char *tests;		/* kselftest: "vm:run_vmtests.sh -t x", or NULL */
+	char *memory;		/* kselftest: the guest's memory ("1G") */
+	int smp;		/* kselftest: the guest's CPUs */
+	int slowdown;		/* kselftest: settings' timeouts times this */
+	int initramfs;		/* kselftest: the static programs' way */
 	int builtin;
 	char *kconfig;		/* build: NULL or "current", "tiny-qemu" */
 	char *vmstat;		/* bench: the counters' globs, or NULL */
@@ -80,6 +91,12 @@ struct check {
 struct check_list {
 	struct check *items;
 	size_t nr, alloc;
+	/*
+	 * The build check that checks_filter() left out, kept for the
+	 * builds the kept checks need (a kselftest check boots its tree's
+	 * kernel: never another's), not run for itself; or NULL.
+	 */
+	struct check *builder;
 };
 
 const char *check_kind_name(enum check_kind k);
@@ -109,7 +126,10 @@ unsigned int check_stats_flags(const struct check *c);
  */
 struct stats_plan;
 void check_stats_plan(const struct check *c, struct stats_plan *out);
-/* Keeps only the named checks ("a,b"); errors name an unknown one. */
+/*
+ * Keeps only the named checks ("a,b"); errors name an unknown one.  A
+ * build check left out becomes the list's builder.
+ */
 int checks_filter(struct check_list *l, const char *only);
 
 #endif

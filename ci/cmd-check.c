@@ -78,8 +78,14 @@ static int list_checks(struct check_list *l, int json)
 			json_string_member(&j, "name", c->name);
 			json_string_member(&j, "kind", check_kind_name(c->kind));
 			json_string_member(&j, "command", c->command);
-			if (c->kind == CHECK_KSELFTEST)
+			if (c->kind == CHECK_KSELFTEST) {
 				json_string_member(&j, "targets", c->targets);
+				if (c->tests)
+					json_string_member(&j, "tests",
+							   c->tests);
+				json_bool_member(&j, "initramfs",
+						 c->initramfs);
+			}
 			if (static_kind(c->kind) && !c->command)
 				json_string_member(&j, "default_command",
 						   static_kind(c->kind)->command);
@@ -135,10 +141,18 @@ static int list_checks(struct check_list *l, int json)
 
 			strbuf_addf(&out, "%-16s %-8s ", c->name,
 				    check_kind_name(c->kind));
-			if (c->kind == CHECK_KSELFTEST)
+			if (c->kind == CHECK_KSELFTEST && c->initramfs)
 				strbuf_addf(&out, "selftests %s: built static, "
 					    "run in QEMU (respin-qemu-ktap)",
 					    c->targets);
+			else if (c->kind == CHECK_KSELFTEST)
+				strbuf_addf(&out, "selftests %s%s%s%s: "
+					    "installed, run by run_kselftest.sh "
+					    "in the patch's kernel "
+					    "(respin-guest)", c->targets,
+					    c->tests ? " (" : "",
+					    c->tests ? c->tests : "",
+					    c->tests ? ")" : "");
 			else if (c->recipe)
 				strbuf_addf(&out, "recipe %s", c->recipe);
 			else

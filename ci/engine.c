@@ -48,6 +48,8 @@ void engine_init(struct engine *e, git_repository *repo, struct series *s,
 		 struct series_version *v, struct check_list *checks,
 		 struct results *rs)
 {
+	const struct check *b;
+
 	memset(e, 0, sizeof(*e));
 	e->repo = repo;
 	e->s = s;
@@ -56,6 +58,9 @@ void engine_init(struct engine *e, git_repository *repo, struct series *s,
 	e->rs = rs;
 	e->only = -1;
 	worktree_init(&e->wt, repo, s->name);
+	b = engine_build_check(e);
+	if (b && b->kconfig && strcmp(b->kconfig, "current"))
+		worktree_build_variant(&e->wt, repo, b->kconfig);
 	strbuf_init(&e->report, 0);
 	strbuf_init(&e->running, 0);
 	strbuf_init(&e->artifacts, 0);
@@ -66,6 +71,7 @@ void engine_release(struct engine *e)
 	size_t k;
 
 	build_chain_release(e);
+	build_config_release(e);
 	for (k = 0; k < e->nr_execs; k++)
 		executor_release(&e->execs[k]);
 	free(e->execs);
@@ -230,7 +236,7 @@ const struct check *engine_build_check(const struct engine *e)
 	for (k = 0; k < e->checks->nr; k++)
 		if (e->checks->items[k].kind == CHECK_BUILD)
 			return &e->checks->items[k];
-	return NULL;
+	return e->checks->builder;	/* (--only left it out) */
 }
 
 static void add_env(char **env, size_t *n, const char *fmt, ...)

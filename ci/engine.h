@@ -68,6 +68,7 @@ struct engine {
 	const char *build_override;
 	struct strbuf artifacts;	/* its buffer */
 	struct build_chain *chain;	/* the queued builds (ci/build-chain.c) */
+	struct build_config *config;	/* its .config (ci/build-config.c) */
 	int queued;		/* jobs went to an executor that queues */
 };
 

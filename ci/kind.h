@@ -140,7 +140,8 @@ void engine_report(struct engine *e, const struct check *c, size_t i,
 int engine_tree(git_repository *repo, const git_oid *commit, git_oid *out);
 int engine_file_exists(const char *dir, const char *name);
 
-/* The build check (the first of kind build), or NULL. */
+/* The build check (the first of kind build; else the one --only left
+ * out, for the builds the others need), or NULL. */
 const struct check *engine_build_check(const struct engine *e);
 /* Builds position i's tree with the build check unless its directory
  * holds it already (ci/check-build.c). */
@@ -167,11 +168,21 @@ void build_chain_release(struct engine *e);
  */
 int build_chain_marker(struct engine *e, git_oid *tree);
 int build_chain_built(struct engine *e, const git_oid *tree);
-/* What check-build.c runs: the clean, the .config (1: one is to be
- * made; its log line into log), the build. */
+/* What check-build.c runs: the clean, the .config, the build. */
 const char *build_clean_command(void);
+/*
+ * The build directory's .config (ci/build-config.c).  build_config_
+ * command: 1 and the command when one is to be made (none there, or
+ * one made otherwise than the build check's kconfig wants now: the
+ * command empties the directory first), with its log lines; 0 when
+ * the one there is right or the tree is no kernel's; <0 errors.
+ * build_config_fresh: 1 the one there is right (or no kernel), 0 not,
+ * <0 errors.  build_config_release frees what a run worked out.
+ */
 int build_config_command(struct engine *e, struct strbuf *cmd,
 			 struct strbuf *log);
+int build_config_fresh(struct engine *e);
+void build_config_release(struct engine *e);
 const char *build_command(struct engine *e, const struct check *b);
 /* The cut marker is there: the next build starts over. */
 int build_was_cut(struct engine *e);

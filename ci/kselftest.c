@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/kselftest.h"
+#include "ci/vmtests.h"
 #include "tools/lib/error.h"
 
 #include <stdlib.h>
@@ -282,4 +283,232 @@ void kselftest_cell(const struct ktap_result *kr, struct strbuf *out)
 		else if (is_bad(t->status))
 			strbuf_addstr(out, ", FAIL");
 	}
+}
+
+/* ---- run_kselftest.sh's output ---- */
+
+/* "selftests: vm: run_vmtests.sh" -> "run_vmtests.sh" (borrowed). */
+static const char *runner_name(const char *name, size_t n, size_t *out_n)
+{
+	const char *colon;
+
+	*out_n = n;
+	if (n < 11 || memcmp(name, "selftests: ", 11))
+		return name;
+	colon = memmem(name + 11, n - 11, ": ", 2);
+	if (!colon)
+		return name;
+	*out_n = n - (size_t)(colon + 2 - name);
+	return colon + 2;
+}
+
+/* The directive of a result line ("TIMEOUT 450 seconds"), or "". */
+static void result_directive(const char *l, size_t n, struct strbuf *out)
+{
+	const char *hash = NULL;
+	size_t k;
+
+	for (k = 1; k < n; k++)
+		if (l[k] == '#' && (l[k - 1] == ' ' || l[k - 1] == '\t')) {
+			hash = l + k + 1;
+			break;
+		}
+	while (hash && hash < l + n && (*hash == ' ' || *hash == '\t'))
+		hash++;
+	if (hash)
+		strbuf_add(out, hash, (size_t)(l + n - hash));
+}
+
+/*
+ * One test's lines ("# " and what its program printed), before its
+ * result line: 6.1's run_vmtests.sh lines as subtests, else as they
+ * were.
+ */
+static void group_flush(struct strbuf *group, const char *cut,
+			struct strbuf *out)
+{
+	struct strbuf inner = STRBUF_INIT;
+	const char *p = group->buf, *end = p + group->len;
+
+	/* one level up: "# x" is x, "#" an empty line */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n >= 2 && p[0] == '#' && (p[1] == ' ' || p[1] == '\t'))
+			strbuf_add(&inner, p + 2, n - 2);
+		else if (n && p[0] == '#')
+			strbuf_add(&inner, p + 1, n - 1);
+		strbuf_addch(&inner, '\n');
+		p += n + 1;
+	}
+	/*
+	 * The runner's "# selftests: vm: NAME" first, where it was and
+	 * named as its result line will be: it names the test that a
+	 * stopped guest leaves without one.
+	 */
+	if (inner.len > 11 && !memcmp(inner.buf, "selftests: ", 11)) {
+		const char *nl = memchr(inner.buf, '\n', inner.len), *name;
+		size_t n = (size_t)(nl - inner.buf), name_n;
+
+		name = runner_name(inner.buf, n, &name_n);
+		strbuf_addstr(out, "# selftests: ");
+		strbuf_add(out, name, name_n);
+		strbuf_addch(out, '\n');
+		/* (a line of the inner text goes, the group's stays whole) */
+		memmove(inner.buf, nl + 1, inner.len - n - 1);
+		strbuf_setlen(&inner, inner.len - n - 1);
+		if (!vmtests_ktap(inner.buf, inner.len, "    ", cut, out)) {
+			nl = memchr(group->buf, '\n', group->len);
+			strbuf_add(out, nl + 1, group->len -
+				   (size_t)(nl + 1 - group->buf));
+		}
+	} else if (!vmtests_ktap(inner.buf, inner.len, "    ", cut, out)) {
+		strbuf_add(out, group->buf, group->len);
+	}
+	strbuf_reset(group);
+	strbuf_release(&inner);
+}
+
+void kselftest_translate(const char *text, size_t len, const char *stopped,
+			 struct strbuf *out)
+{
+	const char *p = text, *end = text + len;
+	struct strbuf group = STRBUF_INIT, directive = STRBUF_INIT;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		int not_ok = n >= 7 && !memcmp(p, "not ok ", 7);
+
+		if (n && p[0] == '#') {
+			strbuf_add(&group, p, n);
+			strbuf_addch(&group, '\n');
+		} else if (not_ok || (n >= 3 && !memcmp(p, "ok ", 3))) {
+			const char *q = p + (not_ok ? 7 : 3), *name;
+			size_t name_n;
+
+			strbuf_reset(&directive);
+			result_directive(p, n, &directive);
+			group_flush(&group, directive.buf, out);
+			/* "ok N selftests: vm: NAME # ..." -> "ok N NAME # ..." */
+			while (q < p + n && *q >= '0' && *q <= '9')
+				q++;
+			while (q < p + n && *q == ' ')
+				q++;
+			strbuf_add(out, p, (size_t)(q - p));
+			name = runner_name(q, (size_t)(p + n - q), &name_n);
+			strbuf_add(out, name, name_n);
+			strbuf_addch(out, '\n');
+		} else {
+			if (group.len)
+				group_flush(&group, NULL, out);
+			strbuf_add(out, p, n);
+			strbuf_addch(out, '\n');
+		}
+		p += n + 1;
+	}
+	if (group.len)
+		group_flush(&group, stopped, out);
+	if (stopped)
+		strbuf_addf(out, "Bail out! %s\n", stopped);
+	strbuf_release(&group);
+	strbuf_release(&directive);
+}
+
+/* ---- respin.check.NAME.tests ---- */
+
+void kselftest_test_release(struct kselftest_test *t)
+{
+	strbuf_release(&t->collection);
+	strbuf_release(&t->test);
+	strbuf_release(&t->args);
+}
+
+static int word_ok(const char *w, size_t n, const char *more)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!((w[k] >= 'a' && w[k] <= 'z') ||
+		      (w[k] >= 'A' && w[k] <= 'Z') ||
+		      (w[k] >= '0' && w[k] <= '9') || strchr("_.+-", w[k]) ||
+		      (more && strchr(more, w[k]))))
+			return 0;
+	return n > 0;
+}
+
+int kselftest_tests_next(const char **p, struct kselftest_test *t,
+			 struct strbuf *err)
+{
+	struct strbuf word = STRBUF_INIT;
+	const char *colon, *before;
+	int r = 1;
+
+	strbuf_reset(&t->collection);
+	strbuf_reset(&t->test);
+	strbuf_reset(&t->args);
+	if (!strbuf_next_word(&word, p, " \t")) {
+		strbuf_release(&word);
+		return 0;
+	}
+	colon = strchr(word.buf, ':');
+	if (!colon) {
+		strbuf_addf(err, "'%s' comes before any COLLECTION:TEST (like "
+			    "vm:run_vmtests.sh)", word.buf);
+		r = -1;
+		goto out;
+	}
+	strbuf_add(&t->collection, word.buf, (size_t)(colon - word.buf));
+	strbuf_addstr(&t->test, colon + 1);
+	if (!kselftest_target_valid(t->collection.buf) ||
+	    !word_ok(t->test.buf, t->test.len, NULL) || t->test.buf[0] == '.') {
+		strbuf_addf(err, "'%s' is not COLLECTION:TEST (a directory "
+			    "under tools/testing/selftests, a test's file name)",
+			    word.buf);
+		r = -1;
+		goto out;
+	}
+	/* its arguments: the words up to the next test */
+	for (;;) {
+		before = *p;
+		if (!strbuf_next_word(&word, p, " \t"))
+			break;
+		if (strchr(word.buf, ':')) {
+			*p = before;
+			break;
+		}
+		if (!word_ok(word.buf, word.len, ",=")) {
+			strbuf_addf(err, "'%s' (an argument of %s:%s) has "
+				    "characters other than letters, digits and "
+				    "\"_.+-,=\"", word.buf, t->collection.buf,
+				    t->test.buf);
+			r = -1;
+			goto out;
+		}
+		if (t->args.len)
+			strbuf_addch(&t->args, ' ');
+		strbuf_addstr(&t->args, word.buf);
+	}
+out:
+	strbuf_release(&word);
+	return r;
+}
+
+void kselftest_args_variable(const char *test, struct strbuf *out)
+{
+	const char *p;
+
+	strbuf_addstr(out, "KSELFTEST_");
+	for (p = test; *p; p++) {
+		char ch = *p;
+
+		if (ch >= 'a' && ch <= 'z')
+			ch = (char)(ch - 'a' + 'A');
+		else if (!((ch >= 'A' && ch <= 'Z') ||
+			   (ch >= '0' && ch <= '9')))
+			ch = '_';
+		strbuf_addch(out, ch);
+	}
+	strbuf_addstr(out, "_ARGS");
 }

@@ -17,6 +17,16 @@
 #define KSELFTEST_TIMEOUT 45
 /* A set of test programs no check ran for this many days is removed. */
 #define KSELFTEST_KEEP_DAYS 30
+/* The guest's memory and CPUs (6.1's run_vmtests.sh wants 1G). */
+#define KSELFTEST_MEMORY "1G"
+#define KSELFTEST_SMP 2
+/*
+ * Each test's timeout is its settings' times this: the guest may run
+ * under emulation (TCG), 10 to 50 times slower than the hardware the
+ * settings were written for (6.1's run_vmtests.sh takes 80 s there on
+ * a quiet machine, 285 s on a busy one, and vm/settings gives it 45).
+ */
+#define KSELFTEST_SLOWDOWN 20
 
 /*
  * A target's name as config may give it: letters, digits, '_', '-',
@@ -37,6 +47,28 @@ const char *kselftest_resolve(const char *name,
 			      int (*has)(const char *dir, void *data),
 			      void *data);
 /*
+ * One test of respin.check.NAME.tests: "vm:run_vmtests.sh -t mmap" is
+ * collection vm, test run_vmtests.sh and its arguments "-t mmap" (the
+ * words up to the next COLLECTION:TEST), which run_kselftest.sh gives
+ * it from KSELFTEST_RUN_VMTESTS_SH_ARGS.
+ */
+struct kselftest_test {
+	struct strbuf collection, test, args;
+};
+#define KSELFTEST_TEST_INIT { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }
+void kselftest_test_release(struct kselftest_test *t);
+/*
+ * The next test of the list at *p into t: 1, 0 at the end, -1 with
+ * what is wrong in err (a collection that is no target name, a test
+ * or argument with other characters than letters, digits and "_.+-"
+ * (",=" too in arguments), an argument before any test).
+ */
+int kselftest_tests_next(const char **p, struct kselftest_test *t,
+			 struct strbuf *err);
+/* "KSELFTEST_RUN_VMTESTS_SH_ARGS" for run_vmtests.sh, as runner.sh makes it. */
+void kselftest_args_variable(const char *test, struct strbuf *out);
+
+/*
  * The per-test timeout of a target's settings file (text, len bytes:
  * lines "timeout=N"; the last one wins, as the runner reads them);
  * KSELFTEST_TIMEOUT when there is none, and 0 (never killed) for
@@ -53,6 +85,20 @@ int kselftest_settings_timeout(const char *text, size_t len);
  */
 void kselftest_block(struct strbuf *out, const char *runner_ktap,
 		     size_t len, const char *failed);
+
+/*
+ * The output of the tree's run_kselftest.sh for one target (TAP 13, a
+ * test's own lines behind "# ") as the body of that target's block
+ * for kselftest_block(): each result line named by the test alone
+ * ("ok 1 selftests: vm: run_vmtests.sh" is "ok 1 run_vmtests.sh"), and
+ * a test's lines in 6.1's run_vmtests.sh form made its subtests
+ * (ci/vmtests.h; "not ok ... # TIMEOUT ..." ends the one it cut).
+ * stopped: NULL, or why the output ended early (the guest stopped):
+ * the test it ended in is cut with that, and "Bail out! STOPPED"
+ * follows.
+ */
+void kselftest_translate(const char *text, size_t len, const char *stopped,
+			 struct strbuf *out);
 
 /*
  * What changed at a position from the one before: subtests by path

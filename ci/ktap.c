@@ -836,11 +836,13 @@ void verdict_note(struct verdict *vd, enum ktap_verdict v,
 /*
  * Walks the tree.  A broken subtree (bail-out, plan not met, cut off,
  * missing, ERROR) under a test whose own line says "not ok" is that
- * test's failure, already explained by its runner: FAIL.  Anywhere
+ * test's failure, already explained by its runner: FAIL.  Under one
+ * its runner skipped ("ok 3 memfd_secret # SKIP" over a program whose
+ * own plan was not met), it is part of the skip: nothing.  Anywhere
  * else, and at the top, it is an ERROR of the run.
  */
 static void verdict_walk(const struct ktap_test *t, int is_root,
-			 int explained, struct strbuf *path,
+			 int explained, int skipped, struct strbuf *path,
 			 struct verdict *vd)
 {
 	enum ktap_verdict broken;
@@ -849,6 +851,8 @@ static void verdict_walk(const struct ktap_test *t, int is_root,
 
 	if (!is_root && t->has_result && t->status == KTAP_FAIL)
 		explained = 1;
+	if (!is_root && t->has_result && t->status == KTAP_SKIP)
+		skipped = 1;
 	broken = explained ? KTAP_VERDICT_FAIL : KTAP_VERDICT_ERROR;
 	where = path->len ? path->buf : "the top level";
 
@@ -856,6 +860,15 @@ static void verdict_walk(const struct ktap_test *t, int is_root,
 		verdict_note(vd, KTAP_VERDICT_FAIL, "%s failed%s%s", where,
 			     t->directive_text ? ": " : "",
 			     t->directive_text ? t->directive_text : "");
+	if (skipped && !explained) {
+		/* (its breakage is the skip's; a failure below still counts) */
+		for (i = 0; i < t->nr_subtests; i++) {
+			path_add(path, t->subtests[i], i);
+			verdict_walk(t->subtests[i], 0, 0, 1, path, vd);
+			strbuf_setlen(path, len);
+		}
+		return;
+	}
 	if (t->bailed_out)
 		verdict_note(vd, broken, "bail out in %s%s%s", where,
 			     t->bail_reason ? ": " : "",
@@ -870,7 +883,7 @@ static void verdict_walk(const struct ktap_test *t, int is_root,
 
 	for (i = 0; i < t->nr_subtests; i++) {
 		path_add(path, t->subtests[i], i);
-		verdict_walk(t->subtests[i], 0, explained, path, vd);
+		verdict_walk(t->subtests[i], 0, explained, skipped, path, vd);
 		strbuf_setlen(path, len);
 	}
 
@@ -886,6 +899,22 @@ static void verdict_walk(const struct ktap_test *t, int is_root,
 	}
 }
 
+/*
+ * A test its plan promised but that never came, under one its runner
+ * skipped: skipped too, not an error.
+ */
+static void skip_missing(struct ktap_test *t, int skipped)
+{
+	size_t i;
+
+	if (t->has_result && t->status == KTAP_SKIP)
+		skipped = 1;
+	if (skipped && t->missing)
+		t->status = KTAP_SKIP;
+	for (i = 0; i < t->nr_subtests; i++)
+		skip_missing(t->subtests[i], skipped);
+}
+
 static void result_finish(struct ktap_result *r)
 {
 	struct verdict vd = { KTAP_VERDICT_PASS, STRBUF_INIT, STRBUF_INIT };
@@ -893,6 +922,7 @@ static void result_finish(struct ktap_result *r)
 	struct ktap_leaf *leaves;
 	size_t nr, i;
 
+	skip_missing(&r->root, 0);
 	nr = ktap_result_leaves(r, &leaves);
 	memset(&r->counts, 0, sizeof(r->counts));
 	for (i = 0; i < nr; i++) {
@@ -927,7 +957,7 @@ static void result_finish(struct ktap_result *r)
 		if (r->unplanned)
 			verdict_note(&vd, KTAP_VERDICT_ERROR,
 				     "no test plan (1..N) at the top level");
-		verdict_walk(&r->root, 1, 0, &path, &vd);
+		verdict_walk(&r->root, 1, 0, 0, &path, &vd);
 	}
 	strbuf_release(&path);
 	r->verdict = vd.v;

@@ -9,7 +9,9 @@
  * build and checkpatch: the build in a tinyconfig that boots under
  * QEMU with the options the touched files and the mm selftests need,
  * sparse, W=1 and kernel-doc on the touched files, and the tree's own
- * mm selftests (vm in 6.1) in the patch's kernel.
+ * mm selftests (vm in 6.1), the whole target as mm developers run it
+ * (installed, run_kselftest.sh with run_vmtests.sh and the rest) in
+ * the patch's kernel with the host's userspace.
  */
 static const struct preset_setting mm[] = {
 	{ "respin.check.build.kconfig", "tiny-qemu" },
@@ -18,11 +20,14 @@ static const struct preset_setting mm[] = {
 	{ "respin.check.kdoc.kind", "kdoc" },
 	{ "respin.check.selftests.kind", "kselftest" },
 	{ "respin.check.selftests.targets", "mm" },
+	/* (the whole target in a guest: 5 min under TCG on a busy 2-core) */
+	{ "respin.check.selftests.timeout", "1800" },
 };
 
 static const struct preset presets[] = {
 	{ "mm", "an mm series: a QEMU tinyconfig build, checkpatch, sparse, "
-	  "W=1, kernel-doc and the mm selftests", mm,
+	  "W=1, kernel-doc and the whole mm selftests target in the patch's "
+	  "kernel", mm,
 	  sizeof(mm) / sizeof(*mm) },
 };
 

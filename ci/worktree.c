@@ -31,6 +31,19 @@ void worktree_init(struct worktree *wt, git_repository *repo,
 	wt->series = xstrdup(series);
 }
 
+void worktree_build_variant(struct worktree *wt, git_repository *repo,
+			    const char *variant)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%srespin/build/%s", git_repository_commondir(repo),
+		    wt->series);
+	if (variant)
+		strbuf_addf(&sb, "@%s", variant);
+	free(wt->build_dir);
+	wt->build_dir = strbuf_detach(&sb, NULL);
+}
+
 void worktree_release(struct worktree *wt)
 {
 	lock_release(&wt->lock);

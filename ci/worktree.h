@@ -24,6 +24,15 @@ struct worktree {
 void worktree_init(struct worktree *wt, git_repository *repo,
 		   const char *series);
 void worktree_release(struct worktree *wt);
+/*
+ * The build directory of another kind of build: .git/respin/build/
+ * NAME@VARIANT ('@' is in no series name), or NAME for NULL.  A build
+ * check's kconfig other than the default is such a kind (tiny-qemu):
+ * each .config gets a directory of its own, so switching between them
+ * keeps each build incremental.
+ */
+void worktree_build_variant(struct worktree *wt, git_repository *repo,
+			    const char *variant);
 
 /*
  * Takes the series' lock (.git/respin/worktrees/NAME.lock): one respin

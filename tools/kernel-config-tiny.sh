@@ -35,16 +35,26 @@
 #   CHECKPOINT_RESTORE).  What is enabled so is named on stderr, and
 #   an option still dropped is named, not an error.
 #
+# In a tree with the mm selftests (tools/testing/selftests/vm, mm since
+# 6.3), what their run_vmtests.sh needs beyond their config file is
+# tried as well (the vm/mm part below).
+#
 # Environment: MAKE (default make), JOBS (default nproc).
 set -eu
 
 # Bump when the base option list or what is tried changes, with
 # KCONFIG_TINY_FORMAT in ci/kconfig.h.
-format="respin-tiny-config 2"
+format="respin-tiny-config 3"
 base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
 RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
 MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
 FILE_LOCKING"
+
+# The vm/mm part: what run_vmtests.sh needs that the selftests' config
+# file does not ask for (without HUGETLBFS it stops at once: "no
+# hugetlbfs support in kernel?"), tried when the tree has those tests.
+mm_tries="HUGETLBFS TRANSPARENT_HUGEPAGE USERFAULTFD SYSVIPC DEBUG_FS GUP_TEST
+CHECKPOINT_RESTORE MEM_SOFT_DIRTY KSM COMPACTION MIGRATION"
 
 die() { echo "kernel-config-tiny: error: $*" >&2; exit 1; }
 usage() { echo "usage: $0 [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR" >&2; exit 129; }
@@ -62,7 +72,7 @@ while [ $# -gt 0 ]; do
 	--try)
 		[ $# -ge 2 ] || usage
 		tries="$tries ${2#CONFIG_}"; shift 2 ;;
-	-h|--help) sed -n '3,38s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,42s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
@@ -81,6 +91,10 @@ ksrc=$(cd "$ksrc" && pwd)
 out=$(cd "$out" && pwd)
 [ "$ksrc" != "$out" ] || die "OUTDIR must not be the source tree"
 
+if [ -d "$ksrc/tools/testing/selftests/vm" ] ||
+	[ -d "$ksrc/tools/testing/selftests/mm" ]; then
+	tries="$tries $mm_tries"
+fi
 opts=$(echo $base_opts $extra)
 tries=$(echo $tries)
 for o in $opts $tries; do

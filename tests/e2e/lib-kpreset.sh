@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # kpreset_series BRANCH RUN: in a clone of the real 6.1 tree (the
-# current directory), the 3-patch mm series of t0995-kernel-preset.sh on
+# current directory), the 4-patch mm series of t0995-kernel-preset.sh on
 # BRANCH from mm-unstable, each patch carrying the comment "run RUN" so
 # that each RUN's patches are new content:
 #  1. mm/madvise.c: respin_advice(), which sparse (not declared),
 #     kernel-doc (a parameter not described) and W=1 warn about;
 #  2. tools/testing/selftests/vm: a test program with two KTAP subtests;
-#  3. vm/madv_populate: its MADV_POPULATE_READ subtest broken.
+#  3. vm/madv_populate: its MADV_POPULATE_READ subtest broken;
+#  4. mm/mmap.c: MAP_FIXED_NOREPLACE replaces a mapping as MAP_FIXED
+#     does, which breaks vm/map_fixed_noreplace, a test only
+#     run_vmtests.sh runs.
 # Shared by the test and tools/bench/preset.sh.
 kpreset_series() {
 	git checkout -q -B "$1" mm-unstable &&
@@ -61,6 +64,19 @@ kpreset_series() {
 	open(p, 'w').write(s.replace(old, new, 1))
 	EOPY
 	git commit -qam "selftests/vm: madv_populate: expect less" \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	python3 - "$2" <<-\EOPY &&
+	import sys
+	p = 'mm/mmap.c'
+	s = open(p).read()
+	old = ('\tif (flags & MAP_FIXED_NOREPLACE) {\n'
+	       '\t\tif (find_vma_intersection(mm, addr, addr + len))\n'
+	       '\t\t\treturn -EEXIST;\n\t}\n')
+	assert old in s
+	new = '\t/* run %s: MAP_FIXED_NOREPLACE replaces, as MAP_FIXED */\n' % sys.argv[1]
+	open(p, 'w').write(s.replace(old, new, 1))
+	EOPY
+	git commit -qam "mm/mmap: let MAP_FIXED_NOREPLACE replace a mapping" \
 		-m "Signed-off-by: A U Thor <author@example.org>"
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The built-in build check in a kernel-shaped tree (one with a Kconfig):
 # with no .config in the build directory it takes the user's .config,
-# or makes tinyconfig when there is none; ARCH=x86_64 and O= always.
+# or makes tinyconfig when there is none; ARCH=x86_64 and O= always;
+# and makes it again when your .config changed.
 . "$(dirname "$0")/lib.sh"
 
 make_fixture k && cd k || exit 1
@@ -39,6 +40,18 @@ test_expect_success 'the user .config is taken when there is one' '
 	respin check k >out 2>err &&
 	test_grep "^CONFIG_MINE=y$" .git/respin/build/k/.config &&
 	respin results k --check build --patch 2 >log &&
+	test_grep "respin: using the .config of" log
+'
+
+test_expect_success 'your .config changed: the build directory'"'"'s is made again' '
+	echo "CONFIG_MINE_TOO=y" >>.config &&
+	echo "/* three */" >>mm/vmscan.c && git commit -qam "mm/vmscan: a third comment" &&
+	respin track k >/dev/null &&
+	respin check k >out 2>err &&
+	test_grep "^1 run, 3 reused, 0 failed$" out &&
+	test_grep "^CONFIG_MINE_TOO=y$" .git/respin/build/k/.config &&
+	respin results k --check build --patch 3 >log &&
+	test_grep "^respin: the .config here was made as \"current [0-9a-f]*\"; this build wants \"current [0-9a-f]*\": the build starts over$" log &&
 	test_grep "respin: using the .config of" log
 '
 

@@ -64,7 +64,7 @@ test_expect_success 'kconfig = tiny-qemu: the touched file'"'"'s option and the 
 	test_when_finished "git config --unset respin.check.build.command" &&
 	respin check k >out 2>err &&
 	test_grep "^2 run, 0 reused, 0 failed$" out &&
-	cfg=.git/respin/build/k/.config &&
+	cfg=.git/respin/build/k@tiny-qemu/.config &&
 	test_grep "^CONFIG_FIXTURE_tinyconfig=y$" $cfg &&
 	test_grep "^CONFIG_64BIT=y$" $cfg &&
 	test_grep "^CONFIG_COMPACTION=y$" $cfg &&
@@ -136,7 +136,8 @@ test_expect_success 'check --preset: results --preset shows its checks, check sa
 	test_grep "^ *1/1  *-  *-  *mm/compaction: a comment$" plain &&
 	respin results k --preset mm >t &&
 	test_grep "^ *build  *sparse  *w1  *kdoc  *selftests$" t &&
-	test_grep "^ *1/1  *-  *-  *ok  *-  *-  *mm/compaction: a comment$" t &&
+	# (w1 makes in the build directory: --only builds the tree first)
+	test_grep "^ *1/1  *ok  *-  *ok  *-  *-  *mm/compaction: a comment$" t &&
 	respin results k --preset mm --check w1 --patch 1 >one &&
 	test_grep "^status  *PASS$" one &&
 	test_expect_code 129 respin results k --preset nope 2>err &&
@@ -180,6 +181,101 @@ test_expect_success 'an unknown preset: exit 129, the known ones named' '
 	test_expect_code 129 respin check k 2>err &&
 	test_grep "respin.check.preset is '"'"'nope'"'"': no such preset" err &&
 	git config --unset respin.check.preset
+'
+
+# The build's log shows the .config make ran with ("built with" lines).
+plain=.git/respin/build/k tiny=.git/respin/build/k@tiny-qemu
+built_with() {
+	git config respin.check.build.command \
+		'make O="$RESPIN_BUILD" && sed "s/^/built with /" "$RESPIN_BUILD/.config"'
+}
+
+test_expect_success 'a plain check, then --preset mm: each .config its own build directory' '
+	built_with &&
+	test_when_finished "git config --unset respin.check.build.command" &&
+	echo "/* two */" >>mm/compaction.c &&
+	git commit -qam "mm/compaction: another comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null &&
+	respin check k >out 2>err &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
+	test_grep "^CONFIG_FIXTURE_tinyconfig=y$" $plain/.config &&
+	test_grep "^current tinyconfig$" $plain/.respin-config &&
+	# (the user adds an option, as the tinyconfig + COMPACTION of issue 22)
+	echo CONFIG_USERS_OWN=y >>$plain/.config &&
+	respin check k --preset mm --only build >out 2>err &&
+	test_grep "^3 run, 0 reused, 0 failed$" out &&
+	test_grep "^CONFIG_64BIT=y$" $tiny/.config &&
+	test_grep "^tiny-qemu [0-9]* COMPACTION USERFAULTFD NEEDS_MISSING NEEDS_DEP$" $tiny/.respin-config &&
+	for i in 0 1 2
+	do
+		respin results k --preset mm --check build --patch $i >log &&
+		test_grep "^built with CONFIG_64BIT=y$" log || return 1
+	done &&
+	# the plain build keeps its own .config, and its results
+	test_grep "^CONFIG_USERS_OWN=y$" $plain/.config &&
+	test_grep ! "64BIT" $plain/.config &&
+	respin check k >out 2>err &&
+	test_grep "^0 run, 3 reused, 0 failed$" out &&
+	respin results k --check build --patch 2 >log &&
+	test_grep "^built with CONFIG_FIXTURE_tinyconfig=y$" log &&
+	test_grep ! "^built with CONFIG_64BIT=y$" log
+'
+
+test_expect_success 'a .config made otherwise (no stamp, as an older respin left it): made again' '
+	built_with &&
+	test_when_finished "git config --unset respin.check.build.command" &&
+	cp .git/respin/build/k/.config $tiny/.config &&
+	rm $tiny/.respin-config &&
+	echo "/* three */" >>mm/compaction.c &&
+	git commit -qam "mm/compaction: a third comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null &&
+	respin check k --preset mm --only build >out 2>err &&
+	test_grep "^1 run, 3 reused, 0 failed$" out &&
+	respin results k --preset mm --check build --patch 3 >log &&
+	test_grep "^respin: the .config here has no .respin-config saying how it was made; this build wants \"tiny-qemu [0-9]* COMPACTION USERFAULTFD NEEDS_MISSING NEEDS_DEP\": the build starts over$" log &&
+	test_grep "^built with CONFIG_64BIT=y$" log &&
+	test_grep ! "USERS_OWN" log &&
+	test_grep "^CONFIG_64BIT=y$" $tiny/.config
+'
+
+test_expect_success 'a series that wants other options: the .config made again, the build over' '
+	built_with &&
+	test_when_finished "git config --unset respin.check.build.command" &&
+	echo "/* vmscan */" >>mm/vmscan.c &&
+	git commit -qam "mm/vmscan: a comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null &&
+	touch $tiny/stale-object &&
+	respin check k --preset mm --only build >out 2>err &&
+	test_grep "^1 run, 4 reused, 0 failed$" out &&
+	respin results k --preset mm --check build --patch 4 >log &&
+	test_grep "^respin: the .config here was made as \"tiny-qemu [0-9]* COMPACTION USERFAULTFD NEEDS_MISSING NEEDS_DEP\"; this build wants \"tiny-qemu [0-9]* COMPACTION VMSCAN_X USERFAULTFD NEEDS_MISSING NEEDS_DEP\": the build starts over$" log &&
+	test_grep "^built with CONFIG_VMSCAN_X=y$" log &&
+	test_path_is_missing $tiny/stale-object &&
+	# (the same again: nothing is made)
+	echo "/* vmscan 2 */" >>mm/vmscan.c &&
+	git commit -qam "mm/vmscan: another comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null &&
+	respin check k --preset mm --only build >out 2>err &&
+	test_grep "^1 run, 5 reused, 0 failed$" out &&
+	respin results k --preset mm --check build --patch 5 >log &&
+	test_grep ! "^respin: .*config" log
+'
+
+test_expect_success '--only a check that needs the build: its kconfig'"'"'s directory, built first' '
+	built_with &&
+	test_when_finished "git config --unset respin.check.build.command" &&
+	git config respin.check.w1.command "cat >/dev/null; echo \"w1 in \$RESPIN_BUILD\"" &&
+	test_when_finished "git config --unset respin.check.w1.command" &&
+	echo "/* vmscan 3 */" >>mm/vmscan.c &&
+	git commit -qam "mm/vmscan: a third comment" -m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track k >/dev/null &&
+	respin check k --preset mm --only w1 --patch 6 >out 2>err &&
+	test_grep "^1 run, 0 reused, 0 failed$" out &&
+	respin results k --preset mm --check w1 --patch 6 >log &&
+	test_grep "^w1 in .*/build/k@tiny-qemu$" log &&
+	respin results k --preset mm --check build --patch 6 >log &&
+	test_grep "^built with CONFIG_64BIT=y$" log &&
+	test "$(cut -d" " -f1 $tiny/.respin-built)" = "$(git rev-parse HEAD^{tree})"
 '
 
 test_done

@@ -1,5 +1,7 @@
 #!/bin/sh
-# kind = kselftest on the fixture, without a kernel: the tree's own
+# kind = kselftest with initramfs = true (the static programs' way, for
+# a kernel without 9p; t0661 tests the default way) on the fixture,
+# without a kernel: the tree's own
 # selftests (target "vm", which the fixture has as "mm": the alias)
 # built by its own Makefile against the headers "make headers" puts in
 # the build directory, run by a stand-in for respin-qemu-ktap that runs
@@ -115,6 +117,7 @@ git config respin.check.checkpatch.enabled false
 git config respin.check.build.enabled false
 git config respin.check.ks.kind kselftest
 git config respin.check.ks.targets vm
+git config respin.check.ks.initramfs true
 git config respin.check.ks.runner "$TRASH/runner"
 CACHE=$(git rev-parse --git-common-dir)/respin/kselftest
 

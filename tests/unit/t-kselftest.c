@@ -235,8 +235,51 @@ static void test_changes(void)
 	strbuf_release(&text);
 }
 
+static void test_tests(void)
+{
+	struct kselftest_test t = KSELFTEST_TEST_INIT;
+	struct strbuf err = STRBUF_INIT, all = STRBUF_INIT;
+	const char *p = "vm:run_vmtests.sh -t mmap -t gup_test  mm:madv_populate";
+	int r;
+
+	while ((r = kselftest_tests_next(&p, &t, &err)) > 0)
+		strbuf_addf(&all, "[%s|%s|%s]", t.collection.buf, t.test.buf,
+			    t.args.buf);
+	is_int(r, 0, "a list of tests, to its end");
+	is_str(all.buf, "[vm|run_vmtests.sh|-t mmap -t gup_test][mm|madv_populate|]",
+	       "each test with the words up to the next as its arguments");
+	p = "-t mmap vm:run_vmtests.sh";
+	is_int(kselftest_tests_next(&p, &t, &err), -1, "an argument first: no");
+	is_str(err.buf, "'-t' comes before any COLLECTION:TEST (like "
+	       "vm:run_vmtests.sh)", "and why");
+	strbuf_reset(&err);
+	p = "vm:../run_vmtests.sh";
+	ok(kselftest_tests_next(&p, &t, &err) < 0 && strstr(err.buf, "is not "
+	   "COLLECTION:TEST"), "a test with a directory: no");
+	strbuf_reset(&err);
+	p = "../vm:x";
+	ok(kselftest_tests_next(&p, &t, &err) < 0, "a collection out of the "
+	   "selftests: no");
+	strbuf_reset(&err);
+	p = "vm:x $(reboot)";
+	ok(kselftest_tests_next(&p, &t, &err) < 0 && strstr(err.buf,
+	   "'$(reboot)' (an argument of vm:x) has characters"),
+	   "an argument with shell syntax: no");
+	strbuf_reset(&all);
+	kselftest_args_variable("run_vmtests.sh", &all);
+	is_str(all.buf, "KSELFTEST_RUN_VMTESTS_SH_ARGS", "the variable "
+	       "run_kselftest.sh's runner reads a test's arguments from");
+	strbuf_reset(&all);
+	kselftest_args_variable("cpu-on-off-test.sh", &all);
+	is_str(all.buf, "KSELFTEST_CPU_ON_OFF_TEST_SH_ARGS", "its own example");
+	kselftest_test_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&all);
+}
+
 int main(void)
 {
+	test_tests();
 	test_names();
 	test_settings();
 	test_block_and_cell();

@@ -443,6 +443,17 @@ static void test_directives(void)
 	parse("1..2\nok 1 # SKIP\nok 2 x # SKIP\n");
 	is_str(verdict(), "PASS", "all skipped: PASS");
 	is_str(leaves(), "#1=SKIP x=SKIP", "a nameless test is named by its number");
+
+	/* 6.1's memfd_secret under run_vmtests.sh: plan 3, one result */
+	parse("TAP version 13\n1..2\n# TAP version 13\n# 1..3\n"
+	      "# ok 2 # SKIP memfd_secret is not supported\n"
+	      "ok 1 memfd_secret # SKIP\n"
+	      "# 1..1\n# not ok 1 inner\nok 2 outer # SKIP\n");
+	is_str(leaves(), "memfd_secret/#1=SKIP memfd_secret/#2=SKIP "
+	       "memfd_secret/#3=SKIP outer/inner=FAIL", "a skipped test's "
+	       "broken plan: its missing tests skipped too");
+	is_str(verdict(), "FAIL", "no ERROR for the skipped test's plan, "
+	       "a failure below a skipped one still counts");
 }
 
 static void test_console_noise(void)
