@@ -24,9 +24,11 @@
  *		partition = NAME	(a cluster's queue for its jobs)
  *		constraint = FEATURES	(the node type its jobs ask for)
  *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
- *		append = TEXT		(kselftest: more kernel command line)
+ *		append = TEXT		(kselftest, guest: more kernel command line)
  *		runner = PATH		(kselftest: respin-qemu-ktap)
  *		kconfig = current | tiny-qemu	(build: which .config)
+ *		guest = true		(command, ktap, bench: the command runs
+ *					 in the position's kernel, ci/guest.h)
  *
  *	respin.check.preset = NAME	(a preset's checks first: ci/preset.h)
  *
@@ -69,6 +71,7 @@ struct check {
 	char *runner;		/* kselftest: the QEMU runner, or NULL */
 	int builtin;
 	char *kconfig;		/* build: NULL or "current", "tiny-qemu" */
+	int guest;		/* runs in the position's kernel (ci/guest.h) */
 	const char *preset;	/* the preset that set it up, or NULL */
 	char hash[41];		/* definition hash */
 };

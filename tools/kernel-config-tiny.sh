@@ -4,14 +4,18 @@
 # tools/kernel-config-tiny.sh [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR
 #
 # Writes OUTDIR/.config: a 64-bit x86 tinyconfig that boots under QEMU
-# with a serial console and an initramfs holding static test programs
-# (tools/respin-qemu-ktap).  Runs, with ARCH=x86_64 and O=OUTDIR so the
-# source tree KSRC stays clean:
+# with a serial console, either with an initramfs holding static test
+# programs (tools/respin-qemu-ktap) or with the host's root filesystem
+# over 9p (tools/respin-guest: PCI, virtio-pci, 9p, tmpfs, devtmpfs,
+# overlayfs), and says what went wrong in a kernel log (BUG() and
+# WARN() with their file and function: BUG, DEBUG_BUGVERBOSE,
+# KALLSYMS).  Runs, with ARCH=x86_64 and O=OUTDIR so the source tree
+# KSRC stays clean:
 #
 #   make tinyconfig
 #   scripts/config --enable 64BIT PRINTK TTY SERIAL_8250
 #       SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_ELF PROC_FS
-#       SYSFS DEVTMPFS ADVISE_SYSCALLS ... (and each --enable OPT)
+#       SYSFS DEVTMPFS ADVISE_SYSCALLS ... 9P_FS ... (and each --enable OPT)
 #   make olddefconfig
 #
 # and checks that every wanted option really is =y afterwards (an
@@ -40,11 +44,15 @@ set -eu
 
 # Bump when the base option list or what is tried changes, with
 # KCONFIG_TINY_FORMAT in ci/kconfig.h.
-format="respin-tiny-config 2"
+# (3: the host's root over 9p for tools/respin-guest, and kernel
+# warnings with their place: BUG DEBUG_BUGVERBOSE KALLSYMS)
+format="respin-tiny-config 3"
 base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
 RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
 MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
-FILE_LOCKING"
+FILE_LOCKING
+PCI VIRTIO_MENU VIRTIO_PCI NET INET UNIX NET_9P NET_9P_VIRTIO 9P_FS TMPFS
+DEVTMPFS_MOUNT OVERLAY_FS PROC_SYSCTL BUG DEBUG_BUGVERBOSE KALLSYMS"
 
 die() { echo "kernel-config-tiny: error: $*" >&2; exit 1; }
 usage() { echo "usage: $0 [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR" >&2; exit 129; }
@@ -62,7 +70,7 @@ while [ $# -gt 0 ]; do
 	--try)
 		[ $# -ge 2 ] || usage
 		tries="$tries ${2#CONFIG_}"; shift 2 ;;
-	-h|--help) sed -n '3,38s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,42s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
