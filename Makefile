@@ -130,6 +130,10 @@ install: all
 	install -m 644 tools/qemu-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/qemu-init/
 	# what build kconfig = tiny-qemu runs
 	install -m 755 tools/kernel-config-tiny.sh $(DESTDIR)$(PREFIX)/libexec/respin/
+	# the guest runner of guest = true checks, and its init's source
+	install -d $(DESTDIR)$(PREFIX)/libexec/respin/guest-init
+	install -m 755 tools/respin-guest $(DESTDIR)$(PREFIX)/libexec/respin/
+	install -m 644 tools/guest-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/guest-init/
 
 clean:
 	rm -rf $(BUILD) build-san build-tsan

@@ -16,6 +16,7 @@
 #   scripts/config --enable 64BIT PRINTK TTY SERIAL_8250
 #       SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_ELF PROC_FS
 #       SYSFS DEVTMPFS ADVISE_SYSCALLS ... 9P_FS ... (and each --enable OPT)
+#       --disable IPV6 INET_DIAG WIRELESS (unless enabled or tried)
 #   make olddefconfig
 #
 # and checks that every wanted option really is =y afterwards (an
@@ -52,7 +53,11 @@ RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
 MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
 FILE_LOCKING
 PCI VIRTIO_MENU VIRTIO_PCI NET INET UNIX NET_9P NET_9P_VIRTIO 9P_FS TMPFS
-DEVTMPFS_MOUNT OVERLAY_FS PROC_SYSCTL BUG DEBUG_BUGVERBOSE KALLSYMS"
+DEVTMPFS_MOUNT OVERLAY_FS TMPFS_XATTR PROC_SYSCTL BUG DEBUG_BUGVERBOSE
+KALLSYMS"
+# What INET brings along that no guest here uses (slower to build and
+# to boot), unless asked for with --enable or --try.
+base_off="IPV6 INET_DIAG WIRELESS"
 
 die() { echo "kernel-config-tiny: error: $*" >&2; exit 1; }
 usage() { echo "usage: $0 [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR" >&2; exit 129; }
@@ -70,7 +75,7 @@ while [ $# -gt 0 ]; do
 	--try)
 		[ $# -ge 2 ] || usage
 		tries="$tries ${2#CONFIG_}"; shift 2 ;;
-	-h|--help) sed -n '3,42s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,43s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
@@ -96,7 +101,7 @@ for o in $opts $tries; do
 	*[!A-Za-z0-9_]*|"") die "'$o' is not an option name" ;;
 	esac
 done
-want="$format: $opts${tries:+ try: $tries}"
+want="$format: $opts${tries:+ try: $tries} off: $base_off"
 stamp=$out/.respin-tiny-config
 km() { $MAKE -s -C "$ksrc" ARCH=x86_64 O="$out" "$@"; }
 
@@ -173,6 +178,9 @@ else
 	echo "kernel-config-tiny: tinyconfig + $opts${tries:+ (if they can be: $tries)}" >&2
 	km tinyconfig >&2
 	set --
+	for o in $base_off; do
+		case " $opts $tries " in *" $o "*) ;; *) set -- "$@" --disable "$o" ;; esac
+	done
 	for o in $opts $tries; do set -- "$@" --enable "$o"; done
 	"$ksrc/scripts/config" --file "$out/.config" "$@"
 	km olddefconfig >&2
