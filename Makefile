@@ -142,6 +142,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 tools/respin-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/respin
 	install -m 644 tools/respin-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/git-respin
+	# the guest runner of guest = true checks, and its init's source
+	install -d $(DESTDIR)$(PREFIX)/libexec/respin/guest-init
+	install -m 755 tools/respin-guest $(DESTDIR)$(PREFIX)/libexec/respin/
+	install -m 644 tools/guest-init/init.c $(DESTDIR)$(PREFIX)/libexec/respin/guest-init/
 
 clean:
 	rm -rf $(BUILD) build-san build-tsan

@@ -137,7 +137,7 @@ static int wanted(struct engine *e, const struct check *b, size_t i,
 	/* stored, but a check that needs the build runs there */
 	for (k = 0; k < e->checks->nr && !r; k++) {
 		const struct check *d = &e->checks->items[k];
-		unsigned needs = check_kind_ops(d->kind)->needs;
+		unsigned needs = check_needs(d);
 
 		if (!(needs & KIND_NEEDS_BUILD) || (needs & KIND_OWN_SCHEDULE) ||
 		    !engine_applies(e, d, i))
@@ -259,7 +259,7 @@ int build_chain_queue(struct engine *e, const struct check *b)
 	if (r < 0 || !x->ops->poll_step || e->chain)
 		return r < 0 ? r : 0;
 	for (k = 0; k < e->checks->nr; k++) {
-		unsigned needs = check_kind_ops(e->checks->items[k].kind)->needs;
+		unsigned needs = check_needs(&e->checks->items[k]);
 
 		if ((needs & KIND_NEEDS_BUILD) &&
 		    !(needs & KIND_OWN_SCHEDULE) &&

@@ -11,6 +11,7 @@
 #include "ci/kind.h"
 #include "ci/artifacts.h"
 #include "ci/recipe.h"
+#include "ci/guest.h"
 #include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
@@ -230,6 +231,7 @@ struct bench_pos {
 	int done;		/* decided, or at the plan's maximum */
 	int want;		/* runs the next look wants */
 	size_t nbase;		/* base samples in its span of runs */
+	struct warning_set splats;	/* guest: its kernel's, of the runs now */
 };
 
 static int bench_load(struct engine *e, const struct check *c,
@@ -260,6 +262,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 {
 	size_t i = bp->pos;
 	struct strbuf key = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct guest_run g;
 	struct run_result res;
 	char what[64], step[32], **names = NULL;
 	double value = 0, *vals = NULL;
@@ -291,8 +294,22 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	/* the job of the run after the samples stored: found again on resume */
 	snprintf(step, sizeof(step), "run-%zu", bp->nr + 1);
 	run_result_init(&res);
-	r = engine_exec(e, c, i, &tree, step, cmd.buf, c->timeout, NULL, 0,
-			&res);
+	memset(&g, 0, sizeof(g));
+	run_result_init(&g.cmd);
+	if (c->guest) {
+		/* one boot of the position's kernel a run */
+		struct strbuf inner = STRBUF_INIT;
+
+		strbuf_addstr(&inner, cmd.buf);
+		strbuf_reset(&cmd);
+		guest_command(e, c, inner.buf, &cmd);
+		strbuf_release(&inner);
+		r = engine_exec(e, c, i, &tree, step, cmd.buf,
+				guest_timeout(c), NULL, 0, &res);
+	} else {
+		r = engine_exec(e, c, i, &tree, step, cmd.buf, c->timeout,
+				NULL, 0, &res);
+	}
 	e->build_override = NULL;
 	if (r < 0)
 		goto out;
@@ -300,6 +317,29 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	bp->seconds += res.seconds;
 	strbuf_reset(&bp->log);
 	strbuf_add(&bp->log, res.output.buf, res.output.len);
+	if (c->guest) {
+		size_t w;
+
+		guest_run_parse(&res, &g);
+		for (w = 0; w < g.splats.nr; w++)
+			warning_set_add(&bp->splats, g.splats.items[w]);
+		if (!g.ended) {
+			e->errors++;
+			bp->broken = 1;
+			engine_report(e, c, i, "ERROR: %s (respin-guest exit "
+				      "%d); see respin results --log\n",
+				      g.runner == 124 || res.timed_out ?
+				      "the run timed out in the guest" :
+				      g.runner == 123 ? "the guest stopped "
+				      "while the run ran" : "the guest did not "
+				      "run it", g.runner);
+			r = 1;
+			goto out;
+		}
+		/* the metric from what the command printed */
+		strbuf_reset(&res.output);
+		strbuf_add(&res.output, g.cmd.output.buf, g.cmd.output.len);
+	}
 	if (res.timed_out || bench_metric(c, res.output.buf, &value) < 0) {
 		error_clear();
 		e->errors++;
@@ -333,6 +373,8 @@ out:
 	free(names);
 	free(vals);
 	run_result_release(&res);
+	guest_run_release(&g);
+	strbuf_release(&cmd);
 	strbuf_release(&key);
 	strbuf_release(&cmd);
 	return r;
@@ -349,6 +391,7 @@ static int bench_store(struct engine *e, const struct check *c,
 	struct check_job j = { e, c, bp->pos, { { 0 } }, NULL };
 	struct check_verdict v = CHECK_VERDICT_INIT;
 	struct result old;
+	struct warning_set splats = { 0 };
 	double seconds = bp->seconds;
 	int r = engine_key(e->repo, e->v, c, bp->pos, &key), have = 0;
 
@@ -357,12 +400,29 @@ static int bench_store(struct engine *e, const struct check *c,
 	if (!r) {
 		have = 1;
 		seconds += old.duration;
+		/* a guest bench: its kernel's warnings of every run */
+		if (c->guest)
+			warning_set_parse_lines(&splats, old.details ?
+						old.details : "");
 		result_release(&old);
 	} else if (r == RESPIN_ENOTFOUND) {
 		r = 0;
 	}
 	/* a position whose runs gave no value yet has nothing to say */
 	if (!r && bp->nr && (bp->ran || !have)) {
+		if (c->guest) {
+			struct warning_set prev = { 0 };
+			size_t w;
+
+			for (w = 0; w < bp->splats.nr; w++)
+				warning_set_add(&splats, bp->splats.items[w]);
+			warning_set_format(&splats, &v.details);
+			r = guest_prev_splats(e, c, bp->pos, &prev);
+			if (r > 0)
+				guest_report_new(e, c, bp->pos, &splats, &prev);
+			r = r < 0 ? r : 0;
+			warning_set_release(&prev);
+		}
 		strbuf_addf(&v.summary, "n=%zu mean=%g", bp->nr,
 			    stats_mean(bp->v, bp->nr));
 		j.key = key.buf;
@@ -370,8 +430,9 @@ static int bench_store(struct engine *e, const struct check *c,
 		v.seconds = seconds;
 		v.log = bp->log.buf;
 		v.log_len = bp->log.len;
-		r = store_result(&j, &v);
+		r = r < 0 ? r : store_result(&j, &v);
 	}
+	warning_set_release(&splats);
 	strbuf_release(&key);
 	check_verdict_release(&v);
 	return r;
@@ -515,6 +576,7 @@ static int bench_run_all(struct engine *e, const struct check *c)
 		free(bp[i].v);
 		free(bp[i].seq);
 		strbuf_release(&bp[i].log);
+		warning_set_release(&bp[i].splats);
 	}
 	free(bp);
 	return r;
@@ -544,6 +606,7 @@ int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
 		free(bp[k].v);
 		free(bp[k].seq);
 		strbuf_release(&bp[k].log);
+		warning_set_release(&bp[k].splats);
 	}
 	engine_step(e, 0, c, NULL);
 	return r;

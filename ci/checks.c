@@ -357,6 +357,19 @@ static int config_entry(const git_config_entry *e, void *data)
 			return -1;
 		}
 		set_str(&c->recipe, v);
+	} else if (!strcasecmp(key, "guest")) {
+		if (!strcasecmp(v, "true") || !strcmp(v, "1") ||
+		    !strcasecmp(v, "yes") || !strcasecmp(v, "on")) {
+			c->guest = 1;
+		} else if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
+			   !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
+			c->guest = 0;
+		} else {
+			st->err = error("%s: '%s' is not true or false",
+					e->name, v);
+			strbuf_release(&cname);
+			return -1;
+		}
 	} else if (!strcasecmp(key, "enabled")) {
 		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
 		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
@@ -411,6 +424,13 @@ static void hash_check(struct check *c)
 			strbuf_addf(&sb, " %d", KCONFIG_TINY_FORMAT);
 		strbuf_addch(&sb, '\n');
 	}
+	/*
+	 * In the guest it is another run (another kernel's warnings, and
+	 * the command line it boots with): a line only when set.
+	 */
+	if (c->guest)
+		strbuf_addf(&sb, "guest 1\nappend %s\n",
+			    c->append ? c->append : "");
 	/* what a kselftest check runs (the runner's path is not it) */
 	if (c->kind == CHECK_KSELFTEST && c->initramfs)
 		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",
@@ -627,6 +647,14 @@ int checks_load_preset(git_repository *repo, const char *preset,
 		    c->kind != CHECK_KSELFTEST && !c->recipe) {
 			r = error("check '%s' has no command: set "
 				  "respin.check.%s.command", c->name, c->name);
+			goto out;
+		}
+		if (c->guest && c->kind != CHECK_COMMAND &&
+		    c->kind != CHECK_KTAP && c->kind != CHECK_BENCH) {
+			r = error("respin.check.%s.guest: only command, ktap "
+				  "and bench checks run in the guest ('%s' is "
+				  "a %s check)", c->name, c->name,
+				  check_kind_name(c->kind));
 			goto out;
 		}
 		/* a bench "speed" reads "respin-metric: speed VALUE" */

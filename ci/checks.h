@@ -27,7 +27,7 @@
  *		constraint = FEATURES	(the node type its jobs ask for)
  *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
  *		tests = vm:run_vmtests.sh [ARG]...	(kselftest: some of them)
- *		append = TEXT		(kselftest: more kernel command line)
+ *		append = TEXT		(kselftest, guest: more kernel command line)
  *		runner = PATH		(kselftest: respin-guest, or
  *					 respin-qemu-ktap with initramfs)
  *		memory = SIZE, smp = N	(kselftest: the guest's)
@@ -35,6 +35,8 @@
  *		initramfs = true	(kselftest: TEST_GEN_PROGS built static,
  *					 for a kernel without 9p)
  *		kconfig = current | tiny-qemu	(build: which .config)
+ *		guest = true		(command, ktap, bench: the command runs
+ *					 in the position's kernel, ci/guest.h)
  *
  *	respin.check.preset = NAME	(a preset's checks first: ci/preset.h)
  *
@@ -84,6 +86,7 @@ struct check {
 	char *kconfig;		/* build: NULL or "current", "tiny-qemu" */
 	char *vmstat;		/* bench: the counters' globs, or NULL */
 	char *recipe;		/* bench: a built-in workload, or NULL */
+	int guest;		/* runs in the position's kernel (ci/guest.h) */
 	const char *preset;	/* the preset that set it up, or NULL */
 	char hash[41];		/* definition hash */
 };

@@ -96,6 +96,8 @@ static int list_checks(struct check_list *l, int json)
 				json_string_member(&j, "preset", c->preset);
 			if (c->kconfig)
 				json_string_member(&j, "kconfig", c->kconfig);
+			if (c->guest)
+				json_bool_member(&j, "guest", 1);
 			if (c->kind == CHECK_BENCH) {
 				json_string_member(&j, "metric", c->metric);
 				json_string_member(&j, "pattern", c->pattern);
@@ -159,6 +161,9 @@ static int list_checks(struct check_list *l, int json)
 				strbuf_addstr(&out, what);
 			if (c->vmstat)
 				strbuf_addf(&out, " (vmstat %s)", c->vmstat);
+			if (c->guest)
+				strbuf_addstr(&out, " (in the patch's kernel: "
+					      "respin-guest)");
 			if (c->builtin || c->preset)
 				strbuf_addf(&out, "  [%s%s%s%s]",
 					    c->builtin ? "built in" : "",

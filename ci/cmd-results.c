@@ -140,6 +140,14 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				warning_set_json(&j, "flipped_tests",
 						 &cell->ks->flipped);
 			}
+			if (c->guest) {
+				warning_set_json(&j, "runtime_warnings",
+						 &cell->warnings);
+				warning_set_json(&j, "new_runtime_warnings",
+						 &cell->added);
+				warning_set_json(&j, "fixed_runtime_warnings",
+						 &cell->fixed);
+			}
 			if (c->kind == CHECK_BUILD ||
 			    check_kind_static(c->kind)) {
 				warning_set_json(&j, "warnings", &cell->warnings);

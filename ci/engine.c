@@ -7,6 +7,7 @@
  * (ci/check-KIND.c, behind ci/kind.h).
  */
 #include "ci/kind.h"
+#include "ci/guest.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -170,19 +171,32 @@ int engine_file_exists(const char *dir, const char *name)
 	return r;
 }
 
+unsigned check_needs(const struct check *c)
+{
+	unsigned needs = check_kind_ops(c->kind)->needs;
+
+	/*
+	 * In the guest: the position's kernel first, and the base too, so
+	 * that the kernel warnings of patch 1 have a reference.
+	 */
+	if (c->guest)
+		needs |= KIND_NEEDS_BUILD | KIND_ON_BASE;
+	return needs;
+}
+
 int engine_applies(const struct engine *e, const struct check *c, size_t i)
 {
-	const struct check_kind_ops *ops = check_kind_ops(c->kind);
+	unsigned needs = check_needs(c);
 
 	if (e->only >= 0 && (size_t)e->only != i) {
 		/* a bench on one patch still needs the base to compare */
-		return i == 0 && (ops->needs & KIND_NEEDS_BASE);
+		return i == 0 && (needs & KIND_NEEDS_BASE);
 	}
 	if (i > 0)
 		return 1;
-	if (ops->needs & KIND_ON_BASE)
+	if (needs & KIND_ON_BASE)
 		return 1;
-	return (ops->needs & KIND_ON_BASE_TOO) && e->base_too;
+	return (needs & KIND_ON_BASE_TOO) && e->base_too;
 }
 
 void engine_progress_text(const struct engine_progress *p,
@@ -588,7 +602,8 @@ static int judge_and_store(const struct check_job *j,
 			   const struct run_result *res)
 {
 	struct check_verdict v = CHECK_VERDICT_INIT;
-	int r = check_kind_ops(j->c->kind)->judge(j, res, &v);
+	int r = j->c->guest ? guest_judge(j, res, &v) :
+		check_kind_ops(j->c->kind)->judge(j, res, &v);
 
 	v.seconds = res->seconds;
 	v.log = res->output.buf;
@@ -614,10 +629,19 @@ static int run_command_kind(const struct check_job *j)
 		strbuf_release(&input);
 		return r < 0 ? r : 0;
 	}
+	if (j->c->guest) {
+		/* the same command, in the position's kernel */
+		struct strbuf in_guest = STRBUF_INIT;
+
+		guest_command(j->e, j->c, cmd.buf, &in_guest);
+		strbuf_reset(&cmd);
+		strbuf_add(&cmd, in_guest.buf, in_guest.len);
+		strbuf_release(&in_guest);
+	}
 	run_result_init(&res);
 	r = engine_exec(j->e, j->c, j->i, &j->tree, NULL, cmd.buf,
-			j->c->timeout, input.len ? input.buf : NULL, input.len,
-			&res);
+			j->c->guest ? guest_timeout(j->c) : j->c->timeout,
+			input.len ? input.buf : NULL, input.len, &res);
 	if (!r)
 		r = judge_and_store(j, &res);
 	run_result_release(&res);
@@ -645,8 +669,7 @@ static int queues(struct engine *e, const struct check *c)
 /* -j runs c's jobs in threads here (lint, on the local executor). */
 static int in_threads(struct engine *e, const struct check *c)
 {
-	return e->jobs > 1 &&
-	       (check_kind_ops(c->kind)->needs & KIND_WORKTREE_FREE) &&
+	return e->jobs > 1 && (check_needs(c) & KIND_WORKTREE_FREE) &&
 	       queues(e, c) == 0;
 }
 
@@ -886,8 +909,8 @@ static int queue_ahead(struct engine *e)
 		if (r > 0 && ops->queue) {
 			r = ops->queue(e, c);
 		} else if (r > 0 && ops->command && !ops->run &&
-			   !(ops->needs & (KIND_NEEDS_BUILD |
-					   KIND_OWN_SCHEDULE))) {
+			   !(check_needs(c) & (KIND_NEEDS_BUILD |
+					       KIND_OWN_SCHEDULE))) {
 			r = engine_executor(e, c, &x);
 			if (!r)
 				r = queue_check_ahead(e, c, x);
@@ -911,7 +934,7 @@ static int run_one(struct engine *e, const struct check *c, size_t i,
 	r = worktree_checkout(e->repo, &e->wt, engine_commit(e->v, i));
 	if (r < 0)
 		return r;
-	if (ops->needs & KIND_NEEDS_BUILD) {
+	if (check_needs(c) & KIND_NEEDS_BUILD) {
 		r = build_ensure(e, i, tree);
 		if (r < 0)
 			return r;
@@ -953,7 +976,7 @@ int engine_run(struct engine *e)
 			return -1;
 		for (k = 0; k < e->checks->nr && r >= 0; k++) {
 			const struct check *c = &e->checks->items[k];
-			unsigned needs = check_kind_ops(c->kind)->needs;
+			unsigned needs = check_needs(c);
 			struct strbuf key = STRBUF_INIT;
 
 			if (!engine_applies(e, c, i))

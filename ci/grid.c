@@ -169,6 +169,10 @@ static int load_cell(git_repository *repo, struct results *rs,
 	if (r < 0)
 		return r;
 	cell->have = 1;
+	/* a guest check's details: its kernel's warnings, as a build's */
+	if (c->guest)
+		warning_set_parse_lines(&cell->warnings, cell->res.details ?
+					cell->res.details : "");
 	if (c->kind == CHECK_BENCH) {
 		r = results_samples_get_seq(rs, c->hash, cell->res.key,
 					    &cell->samples, &cell->seq,
@@ -322,6 +326,8 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 			g->any |= cell->have;
 		}
 	for (k = 0; k < checks->nr; k++) {
+		if (checks->items[k].guest)
+			diff_warnings(g, k);	/* the kernel's, at runtime */
 		if (checks->items[k].kind == CHECK_BENCH)
 			compare_bench(g, &checks->items[k], k);
 		else if (checks->items[k].kind == CHECK_BUILD)
@@ -515,8 +521,8 @@ static void bench_text(struct strbuf *out, const struct grid_cell *cell,
 	strbuf_addch(out, ')');
 }
 
-void grid_cell_text(struct strbuf *out, const struct check *c,
-		    const struct grid_cell *cell, size_t i)
+static void cell_text(struct strbuf *out, const struct check *c,
+		      const struct grid_cell *cell, size_t i)
 {
 	if (!cell->have)
 		strbuf_addstr(out, i == 0 && (c->kind == CHECK_LINT ||
@@ -533,6 +539,26 @@ void grid_cell_text(struct strbuf *out, const struct check *c,
 		if (cell->ks)
 			kselftest_changes_text(cell->ks, out);
 	}
+}
+
+/* A guest check's cell: the kernel warnings its patch adds. */
+static void runtime_text(struct strbuf *out, const struct check *c,
+			 const struct grid_cell *cell)
+{
+	if (!c->guest || !cell->have || !cell->added.nr)
+		return;
+	strbuf_addf(out, ", +%zu kernel warning%s", cell->added.nr,
+		    cell->added.nr == 1 ? "" : "s");
+}
+
+void grid_cell_text(struct strbuf *out, const struct check *c,
+		    const struct grid_cell *cell, size_t i)
+{
+	size_t start = out->len;
+
+	cell_text(out, c, cell, i);
+	if (out->len > start)
+		runtime_text(out, c, cell);
 }
 
 /*

@@ -80,6 +80,12 @@ struct check_kind_ops {
 };
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k);
+/*
+ * What check c needs: its kind's, and with guest = true the build (the
+ * position's kernel) and the base (the reference of its kernel
+ * warnings).
+ */
+unsigned check_needs(const struct check *c);
 
 extern const struct check_kind_ops check_build_ops, check_lint_ops,
 	check_ktap_ops, check_bench_ops, check_command_ops;

@@ -297,6 +297,9 @@ static int compare_check(struct resultdiff_check *rc, struct results *rs)
 
 	if (rc->a->res.status != rc->b->res.status)
 		rc->changed = 1;
+	/* a guest check: the kernel warnings each version's patch adds */
+	if (rc->check->guest)
+		compare_build(rc);
 	switch (rc->check->kind) {
 	case CHECK_BUILD:
 	case CHECK_SPARSE:
@@ -614,6 +617,11 @@ static void json_check(struct json *j, const struct resultdiff_check *rc)
 	json_bool_member(j, "changed", rc->changed);
 	json_side(j, "a", rc, rc->a);
 	json_side(j, "b", rc, rc->b);
+	if (rc->check->guest) {
+		warning_set_json(j, "new_runtime_warnings", &rc->new_warnings);
+		warning_set_json(j, "fixed_runtime_warnings",
+				 &rc->fixed_warnings);
+	}
 	if (kind == CHECK_BUILD || check_kind_static(kind)) {
 		warning_set_json(j, "new_warnings", &rc->new_warnings);
 		warning_set_json(j, "fixed_warnings", &rc->fixed_warnings);

@@ -4,14 +4,19 @@
 # tools/kernel-config-tiny.sh [--build] [--enable OPT]... [--try OPT]... KSRC OUTDIR
 #
 # Writes OUTDIR/.config: a 64-bit x86 tinyconfig that boots under QEMU
-# with a serial console and an initramfs holding static test programs
-# (tools/respin-qemu-ktap).  Runs, with ARCH=x86_64 and O=OUTDIR so the
-# source tree KSRC stays clean:
+# with a serial console, either with an initramfs holding static test
+# programs (tools/respin-qemu-ktap) or with the host's root filesystem
+# over 9p (tools/respin-guest: PCI, virtio-pci, 9p, tmpfs, devtmpfs,
+# overlayfs), and says what went wrong in a kernel log (BUG() and
+# WARN() with their file and function: BUG, DEBUG_BUGVERBOSE,
+# KALLSYMS).  Runs, with ARCH=x86_64 and O=OUTDIR so the source tree
+# KSRC stays clean:
 #
 #   make tinyconfig
 #   scripts/config --enable 64BIT PRINTK TTY SERIAL_8250
 #       SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_ELF PROC_FS
-#       SYSFS DEVTMPFS ADVISE_SYSCALLS ... (and each --enable OPT)
+#       SYSFS DEVTMPFS ADVISE_SYSCALLS ... 9P_FS ... (and each --enable OPT)
+#       --disable IPV6 INET_DIAG WIRELESS (unless enabled or tried)
 #   make olddefconfig
 #
 # and checks that every wanted option really is =y afterwards (an
@@ -44,11 +49,20 @@ set -eu
 
 # Bump when the base option list or what is tried changes, with
 # KCONFIG_TINY_FORMAT in ci/kconfig.h.
-format="respin-tiny-config 3"
+# (3: the host's root over 9p for tools/respin-guest, and kernel
+# warnings with their place: BUG DEBUG_BUGVERBOSE KALLSYMS; 4: with
+# the vm/mm options run_vmtests.sh needs, tried)
+format="respin-tiny-config 4"
 base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
 RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
 MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
-FILE_LOCKING"
+FILE_LOCKING
+PCI VIRTIO_MENU VIRTIO_PCI NET INET UNIX NET_9P NET_9P_VIRTIO 9P_FS TMPFS
+DEVTMPFS_MOUNT OVERLAY_FS TMPFS_XATTR PROC_SYSCTL BUG DEBUG_BUGVERBOSE
+KALLSYMS"
+# What INET brings along that no guest here uses (slower to build and
+# to boot), unless asked for with --enable or --try.
+base_off="IPV6 INET_DIAG WIRELESS"
 
 # The vm/mm part: what run_vmtests.sh needs that the selftests' config
 # file does not ask for (without HUGETLBFS it stops at once: "no
@@ -72,7 +86,7 @@ while [ $# -gt 0 ]; do
 	--try)
 		[ $# -ge 2 ] || usage
 		tries="$tries ${2#CONFIG_}"; shift 2 ;;
-	-h|--help) sed -n '3,42s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,47s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
@@ -102,7 +116,7 @@ for o in $opts $tries; do
 	*[!A-Za-z0-9_]*|"") die "'$o' is not an option name" ;;
 	esac
 done
-want="$format: $opts${tries:+ try: $tries}"
+want="$format: $opts${tries:+ try: $tries} off: $base_off"
 stamp=$out/.respin-tiny-config
 km() { $MAKE -s -C "$ksrc" ARCH=x86_64 O="$out" "$@"; }
 
@@ -179,6 +193,9 @@ else
 	echo "kernel-config-tiny: tinyconfig + $opts${tries:+ (if they can be: $tries)}" >&2
 	km tinyconfig >&2
 	set --
+	for o in $base_off; do
+		case " $opts $tries " in *" $o "*) ;; *) set -- "$@" --disable "$o" ;; esac
+	done
 	for o in $opts $tries; do set -- "$@" --enable "$o"; done
 	"$ksrc/scripts/config" --file "$out/.config" "$@"
 	km olddefconfig >&2
