@@ -17,7 +17,7 @@
 #include "ci/engine.h"
 #include "series/apply.h"
 #include "series/store.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

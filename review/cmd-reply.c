@@ -12,7 +12,7 @@
 #include "review/reply.h"
 #include "review/replyresults.h"
 #include "series/mailset.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"

@@ -16,7 +16,7 @@
 #include "review/comments.h"
 #include "review/trailers.h"
 #include "series/mailset.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

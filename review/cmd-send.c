@@ -15,7 +15,7 @@
 #include "review/sendto.h"
 #include "series/store.h"
 #include "series/trailerdiff.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
 #include "tools/lib/json.h"

@@ -8,7 +8,7 @@
 #include "series/import.h"
 #include "series/lorefind.h"
 #include "series/trailerdiff.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"

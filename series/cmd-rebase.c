@@ -9,7 +9,7 @@
  * --abort; nothing is recorded before every patch is in.
  */
 #include "series/rebase.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
 #include "tools/lib/lock.h"

@@ -12,7 +12,7 @@
 #include "series/replace.h"
 #include "series/treescan.h"
 #include "patches/subject.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
