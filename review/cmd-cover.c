@@ -57,7 +57,7 @@ static int store_text(git_repository *repo, struct series *s,
 	if (!text->len)
 		return error("the cover text is empty; nothing changed");
 	strbuf_addch(text, '\n');
-	r = series_version_attachment(repo, s, v, "cover", &old);
+	r = series_version_text(repo, s, v, SERIES_TEXT_COVER, &old);
 	if (r < 0 && r != RESPIN_ENOTFOUND)
 		goto out;
 	if (!r && old.len == text->len && !memcmp(old.buf, text->buf, old.len)) {
@@ -66,7 +66,7 @@ static int store_text(git_repository *repo, struct series *s,
 		r = 0;
 		goto out;
 	}
-	series_version_attach(v, "cover", text->buf, text->len);
+	series_version_set_text(v, SERIES_TEXT_COVER, text->buf, text->len);
 	strbuf_addf(&msg, "respin cover: %s v%d", s->name, v->number);
 	r = series_save(repo, s, NULL, msg.buf);
 	if (!r)
@@ -160,7 +160,7 @@ static int edit_text(git_repository *repo, struct series *s,
 		goto out;
 	}
 	if (offered.len)
-		series_version_attach(v, "recipients-offered", offered.buf,
+		series_version_set_text(v, SERIES_TEXT_OFFERED, offered.buf,
 				      offered.len);
 	r = store_text(repo, s, v, &text);
 	if (!r)
@@ -198,7 +198,7 @@ static int file_text(git_repository *repo, struct series *s,
 		static const char none[] =
 			"# none: the text was given whole (respin cover --file)\n";
 
-		series_version_attach(v, "recipients-offered", none,
+		series_version_set_text(v, SERIES_TEXT_OFFERED, none,
 				      sizeof(none) - 1);
 		r = store_text(repo, s, v, &text);
 	}

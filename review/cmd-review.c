@@ -34,8 +34,6 @@ static const char *const usage[] = {
 	NULL
 };
 
-#define DONE_NAME "review-done"
-
 enum comment_state { C_OPEN, C_ANSWERED, C_ADDRESSED, C_DONE };
 
 static const char *state_name(enum comment_state s)
@@ -101,7 +99,7 @@ static int body_of(struct mailset *ms, long mi, struct strbuf *out)
 static char *next_diff(git_repository *repo, const struct series *s,
 		       const struct series_version *w, size_t i)
 {
-	struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	char *out = NULL;
 
 	if (!git_oid_is_zero(&w->patches[i - 1].commit)) {
@@ -120,8 +118,7 @@ static char *next_diff(git_repository *repo, const struct series *s,
 		error_clear();
 		return out;
 	}
-	strbuf_addf(&name, "mail-%04zu", i);
-	if (!series_version_attachment(repo, s, w, name.buf, &text)) {
+	if (!series_version_mail(repo, s, w, i, &text)) {
 		struct patchmail pm;
 
 		patchmail_init(&pm);
@@ -132,7 +129,6 @@ static char *next_diff(git_repository *repo, const struct series *s,
 	}
 	error_clear();
 	strbuf_release(&text);
-	strbuf_release(&name);
 	return out;
 }
 
@@ -520,7 +516,7 @@ static int mark_done(git_repository *repo, struct series *s,
 		strbuf_addf(done, "%s:%zu\n", id, n);
 	else
 		strbuf_addf(done, "%s:*\n", id);
-	series_version_attach(v, DONE_NAME, done->buf, done->len);
+	series_version_set_text(v, SERIES_TEXT_DONE, done->buf, done->len);
 	strbuf_addf(&msg, "respin review %s v%d: %s done", s->name, v->number,
 		    spec);
 	r = series_save(repo, s, NULL, msg.buf);
@@ -576,7 +572,7 @@ int cmd_review(int argc, const char **argv, struct command_context *ctx)
 		strbuf_addstr(&spec, source);
 	else
 		trailers_default_source(&s, v, &spec);
-	if (series_version_attachment(ctx->repo, &s, v, DONE_NAME, &done) < 0)
+	if (series_version_text(ctx->repo, &s, v, SERIES_TEXT_DONE, &done) < 0)
 		error_clear();
 	r = mailset_source_open(ctx->repo, spec.buf, refresh, &src);
 	if (r < 0)

@@ -126,7 +126,7 @@ static int record_sent(git_repository *repo, struct series *s,
 	recipients_format(rc, &sent);
 	for (i = 0; i < res->nr; i++)
 		strbuf_addf(&sent, "Message-Id: <%s>\n", res->mails[i].message_id);
-	series_version_attach(v, "sent", sent.buf, sent.len);
+	series_version_set_text(v, SERIES_TEXT_SENT, sent.buf, sent.len);
 	strbuf_addf(&msg, "respin send %s v%d", s->name, v->number);
 	r = series_save(repo, s, NULL, msg.buf);
 	strbuf_release(&sent);
@@ -229,7 +229,8 @@ int cmd_send(int argc, const char **argv, struct command_context *ctx)
 		series_release(&s);	/* it is set up even when it fails */
 		return error_report(r);
 	}
-	if (series_version_attachment(ctx->repo, &s, v, "sent", &text) == 0 &&
+	if (series_version_text(ctx->repo, &s, v, SERIES_TEXT_SENT,
+				&text) == 0 &&
 	    !force && !dry_run) {
 		r = error("%s v%d was sent already (%.*s): --force sends it "
 			  "again, with new Message-IDs", s.name, v->number,

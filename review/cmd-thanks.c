@@ -154,7 +154,8 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx)
 	ro.quote_max = 3;
 	ro.block = text.buf;
 	has_cover = v->nr_patches > 1 ||
-		series_version_attachment(ctx->repo, &s, v, "cover", &cover) == 0;
+		series_version_text(ctx->repo, &s, v, SERIES_TEXT_COVER,
+				    &cover) == 0;
 	if (has_cover && (!v->nr_patches || !v->patches[0].message_id ||
 			  strcmp(v->patches[0].message_id, v->message_id))) {
 		thanks_text(&text, v, commits, 0, branch, name, addr);

@@ -280,7 +280,8 @@ static void series_title(git_repository *repo, const struct series *s,
 		if (v->number > b->number)
 			continue;
 		strbuf_reset(&text);
-		if (series_version_attachment(repo, s, v, "cover", &text) < 0) {
+		if (series_version_text(repo, s, v, SERIES_TEXT_COVER,
+					&text) < 0) {
 			error_clear();
 			continue;
 		}

@@ -367,7 +367,7 @@ static void mark_have(git_repository *repo, const struct series *s,
 		git_commit *c = NULL;
 		struct strbuf out = STRBUF_INIT;
 
-		struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+		struct strbuf text = STRBUF_INIT;
 		const char *msg = NULL;
 
 		/* the commit's message, or the mail's for a mail-only one */
@@ -375,9 +375,7 @@ static void mark_have(git_repository *repo, const struct series *s,
 		    !git_commit_lookup(&c, repo, &v->patches[i].commit)) {
 			msg = git_commit_message(c);
 		} else {
-			strbuf_addf(&name, "mail-%04zu", i + 1);
-			if (!series_version_attachment(repo, s, v, name.buf,
-						       &text)) {
+			if (!series_version_mail(repo, s, v, i + 1, &text)) {
 				struct patchmail pm;
 
 				patchmail_init(&pm);
@@ -409,7 +407,6 @@ static void mark_have(git_repository *repo, const struct series *s,
 		}
 		strbuf_release(&out);
 		strbuf_release(&text);
-		strbuf_release(&name);
 		git_commit_free(c);
 	}
 }

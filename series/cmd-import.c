@@ -190,14 +190,14 @@ static int record_given(git_repository *repo, struct series *s,
 	if (!sv || !sv->loaded)
 		return 0;
 	trailerdiff_given_text(ms, vi, &text);
-	r = series_version_attachment(repo, s, sv, TRAILERDIFF_GIVEN_NAME, &old);
+	r = series_version_text(repo, s, sv, SERIES_TEXT_GIVEN, &old);
 	if (r == RESPIN_ENOTFOUND)
 		r = 0;
 	was = old.len;
 	if (!r)
 		lines_union(&old, &text);
 	if (!r && old.len != was) {
-		series_version_attach(sv, TRAILERDIFF_GIVEN_NAME, old.buf,
+		series_version_set_text(sv, SERIES_TEXT_GIVEN, old.buf,
 				      old.len);
 		if (!fresh) {
 			const char *c;
@@ -457,8 +457,8 @@ static int import_from_source(struct command_context *ctx, struct series *s,
 			strbuf_rtrim(&cover);
 			strbuf_addch(&cover, '\n');
 			if (sv && sv->loaded)
-				series_version_attach(sv, "cover", cover.buf,
-						      cover.len);
+				series_version_set_text(sv, SERIES_TEXT_COVER,
+							cover.buf, cover.len);
 			strbuf_release(&cover);
 		}
 		(*nkeep)++;

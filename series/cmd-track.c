@@ -109,7 +109,7 @@ static int cover_is(git_repository *repo, const struct series *s,
 		    int *same)
 {
 	struct strbuf old = STRBUF_INIT;
-	int r = series_version_attachment(repo, s, v, "cover", &old);
+	int r = series_version_text(repo, s, v, SERIES_TEXT_COVER, &old);
 
 	*same = 0;
 	if (r == RESPIN_ENOTFOUND)
@@ -150,7 +150,7 @@ static int b4_update(git_repository *repo, const struct series *s,
 		if (r < 0)
 			return r;
 		if (!same) {
-			series_version_attach(v, "cover", bv->cover,
+			series_version_set_text(v, SERIES_TEXT_COVER, bv->cover,
 					      strlen(bv->cover));
 			*changed = 1;
 		}
@@ -363,7 +363,7 @@ static int track_from_b4(struct command_context *ctx, const char *name,
 				   bv->v.source);
 		v->message_id = bv->message_id ? xstrdup(bv->message_id) : NULL;
 		if (bv->cover)
-			series_version_attach(v, "cover", bv->cover,
+			series_version_set_text(v, SERIES_TEXT_COVER, bv->cover,
 					      strlen(bv->cover));
 		git_oid_cpy(&keep[nkeep++], &v->tip);
 		strbuf_addf(&list, "%sv%d", list.len ? ", " : "", bv->number);

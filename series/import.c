@@ -487,9 +487,7 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 		sp->author = strbuf_detach(&name, NULL);
 		strbuf_reset(&text);
 		mail_patch_to_text(mp, &text);
-		strbuf_reset(&name);
-		strbuf_addf(&name, "mail-%04zu", i + 1);
-		series_version_attach(v, name.buf, text.buf, text.len);
+		series_version_set_mail(v, i + 1, text.buf, text.len);
 	}
 	strbuf_release(&text);
 	strbuf_release(&name);
@@ -501,22 +499,19 @@ int import_stored_patches(git_repository *repo, const struct series *s,
 			  struct mail_patch **out, size_t *nr)
 {
 	struct mail_patch *mp = xcalloc(v->nr_patches + 1, sizeof(*mp));
-	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	size_t i;
 	int r = 0;
 
 	for (i = 0; i < v->nr_patches && !r; i++) {
-		strbuf_reset(&name);
 		strbuf_reset(&text);
-		strbuf_addf(&name, "mail-%04zu", i + 1);
-		r = series_version_attachment(repo, s, v, name.buf, &text);
+		r = series_version_mail(repo, s, v, i + 1, &text);
 		if (r == RESPIN_ENOTFOUND)
 			r = error("%s v%d has no stored mail for patch %zu",
 				  s->name, v->number, i + 1);
 		if (!r)
 			r = mail_patch_from_text(text.buf, text.len, &mp[i]);
 	}
-	strbuf_release(&name);
 	strbuf_release(&text);
 	if (r < 0) {
 		for (i = 0; i < v->nr_patches; i++)

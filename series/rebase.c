@@ -462,7 +462,7 @@ int rebase_record(git_repository *repo, struct series *s,
 		kept += !git_oid_is_zero(&st->steps[i].commit);
 	if (!kept)
 		return 1;
-	r = series_version_attachment(repo, s, from, "cover", &cover);
+	r = series_version_text(repo, s, from, SERIES_TEXT_COVER, &cover);
 	has_cover = !r;
 	if (r == RESPIN_ENOTFOUND)
 		r = 0;
@@ -491,7 +491,8 @@ int rebase_record(git_repository *repo, struct series *s,
 	if (r < 0)
 		goto out;
 	if (has_cover)
-		series_version_attach(nv, "cover", cover.buf, cover.len);
+		series_version_set_text(nv, SERIES_TEXT_COVER, cover.buf,
+					cover.len);
 	strbuf_addf(&msg, "respin: rebase %s v%d onto %s as v%d (%zu "
 		    "patches)\n", s->name, st->from, st->onto_name, st->to,
 		    nv->nr_patches);

@@ -770,6 +770,55 @@ int series_version_attachment(git_repository *repo, const struct series *s,
 	return 0;
 }
 
+static const char *const text_names[] = {
+	[SERIES_TEXT_COVER] = "cover",
+	[SERIES_TEXT_GIVEN] = "given-trailers",
+	[SERIES_TEXT_OFFERED] = "recipients-offered",
+	[SERIES_TEXT_SENT] = "sent",
+	[SERIES_TEXT_DONE] = "review-done",
+};
+
+void series_version_set_text(struct series_version *v, enum series_text what,
+			     const char *text, size_t len)
+{
+	series_version_attach(v, text_names[what], text, len);
+}
+
+int series_version_text(git_repository *repo, const struct series *s,
+			const struct series_version *v, enum series_text what,
+			struct strbuf *out)
+{
+	return series_version_attachment(repo, s, v, text_names[what], out);
+}
+
+static void mail_name(struct strbuf *name, size_t n)
+{
+	strbuf_addf(name, "mail-%04zu", n);
+}
+
+void series_version_set_mail(struct series_version *v, size_t n,
+			     const char *text, size_t len)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	mail_name(&name, n);
+	series_version_attach(v, name.buf, text, len);
+	strbuf_release(&name);
+}
+
+int series_version_mail(git_repository *repo, const struct series *s,
+			const struct series_version *v, size_t n,
+			struct strbuf *out)
+{
+	struct strbuf name = STRBUF_INIT;
+	int r;
+
+	mail_name(&name, n);
+	r = series_version_attachment(repo, s, v, name.buf, out);
+	strbuf_release(&name);
+	return r;
+}
+
 int series_save(git_repository *repo, struct series *s,
 		const git_oid *keep_reachable, const char *message)
 {
