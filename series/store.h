@@ -208,9 +208,4 @@ int series_version_get(struct series *s, int number,
 /* A b4-style change-id: YYYYMMDD-slug-<12 hex>. */
 void series_change_id_make(struct strbuf *out, const char *name, int64_t when);
 
-/* Serialisation, exposed for tests. */
-void series_version_format(const struct series_version *v, struct strbuf *out);
-int series_version_parse_meta(struct series_version *v, const char *buf,
-			      size_t len);
-
 #endif
