@@ -27,7 +27,6 @@ review/cmd-review.c
 series/cmd-import.c
 series/cmd-rebase.c
 series/cmd-thread.c
-series/cmd-track.c
 '
 
 dir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
