@@ -2,6 +2,7 @@
 #ifndef RESPIN_SERIES_IMPORT_H
 #define RESPIN_SERIES_IMPORT_H
 
+#include "series/mailpatch.h"
 #include "series/mailset.h"
 #include "series/store.h"
 
@@ -12,28 +13,6 @@
  * ("mail-only") the mail itself is stored beside the version so that
  * diff, cover letters and review work, and a later import applies it.
  */
-
-/* The commit message, author and diff of one patch mail. */
-struct mail_patch {
-	char *title;		/* subject without tags */
-	char *message;		/* the full commit message (title first) */
-	char *author_name, *author_email;
-	long long date;
-	int date_tz;		/* the Date's zone, minutes east of UTC */
-	char *diff;		/* the diff text */
-	char *message_id;
-};
-
-void mail_patch_release(struct mail_patch *mp);
-/* Builds mp from patch i (0-based) of a loaded mailset version. */
-int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
-			    struct mail_patch *mp);
-/*
- * Stores mp as mail text ("From:", "Date:", "Subject:", "Message-Id:"
- * headers, the message, "---", the diff) and reads it back.
- */
-void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out);
-int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp);
 
 /* "base-commit: X" named in the cover letter or the patches, or NULL. */
 char *import_base_commit(struct mailset *ms, long vi);
