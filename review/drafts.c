@@ -62,7 +62,7 @@ int drafts_maildir_put(const char *dir, const char *text, size_t len,
 	const char *subs[] = { "tmp", "new", "cur" };
 	char host[256];
 	size_t i;
-	int fd, r = 0;
+	int r = 0;
 
 	if (gethostname(host, sizeof(host)) < 0)
 		strcpy(host, "localhost");
@@ -73,37 +73,17 @@ int drafts_maildir_put(const char *dir, const char *text, size_t len,
 	for (i = 0; i < 3; i++) {
 		strbuf_reset(&sub);
 		strbuf_addf(&sub, "%s/%s", dir, subs[i]);
-		if (mkdir_parents(sub.buf) < 0) {
-			r = -1;
+		r = mkdir_parents(sub.buf);
+		if (r < 0)
 			goto out;
-		}
 	}
 	reply_make_message_id(&name, NULL, when);
 	/* "TIME.PID.RANDOM@respin.localhost": keep the part before '@' */
 	strbuf_setlen(&name, (size_t)(strchr(name.buf, '@') - name.buf));
 	strbuf_addf(&name, ".respin.%s", host);
-	strbuf_addf(&tmp, "%s/tmp/%s", dir, name.buf);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		r = error_errno("cannot create %s", tmp.buf);
-		goto out;
-	}
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		unlink(tmp.buf);
-		goto out;
-	}
+	strbuf_addf(&tmp, "%s/tmp", dir);
 	strbuf_addf(where, "%s/cur/%s:2,D", dir, name.buf);
-	if (rename(tmp.buf, where->buf) < 0) {
-		r = error_errno("cannot move the draft to %s", where->buf);
-		unlink(tmp.buf);
-	}
+	r = write_file_atomic(where->buf, tmp.buf, text, len, 0600);
 out:
 	strbuf_release(&tmp);
 	strbuf_release(&sub);

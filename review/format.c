@@ -306,38 +306,11 @@ out:
 
 static int write_file(const char *dir, const struct format_mail *m)
 {
-	struct strbuf tmp = STRBUF_INIT, path = STRBUF_INIT;
-	int fd, r = -1;
-	size_t off = 0;
+	struct strbuf path = STRBUF_INIT;
+	int r;
 
 	strbuf_addf(&path, "%s/%s", dir, m->file_name);
-	strbuf_addf(&tmp, "%s/.%s.tmp", dir, m->file_name);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	while (off < m->text.len) {
-		ssize_t n = write(fd, m->text.buf + off, m->text.len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			error_errno("cannot write %s", tmp.buf);
-			close(fd);
-			unlink(tmp.buf);
-			goto out;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) < 0 || rename(tmp.buf, path.buf) < 0) {
-		error_errno("cannot write %s", path.buf);
-		unlink(tmp.buf);
-		goto out;
-	}
-	r = 0;
-out:
-	strbuf_release(&tmp);
+	r = write_file_atomic(path.buf, NULL, m->text.buf, m->text.len, 0644);
 	strbuf_release(&path);
 	return r;
 }

@@ -226,40 +226,16 @@ out:
 
 int rebase_state_write(git_repository *repo, const struct rebase_state *st)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT, text = STRBUF_INIT;
-	int fd = -1, r = 0;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int r;
 
 	rebase_state_path(repo, st->series, &path);
-	strbuf_addf(&tmp, "%s.tmp", path.buf);
 	state_format(st, &text);
 	r = mkdir_leading(path.buf);
-	if (r < 0)
-		goto out;
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	if (write(fd, text.buf, text.len) != (ssize_t)text.len ||
-	    fsync(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.buf, path.buf) < 0)
-		r = error_errno("cannot rename %s to %s", tmp.buf, path.buf);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (r < 0)
-		unlink(tmp.buf);
+	if (!r)
+		r = write_file_atomic(path.buf, NULL, text.buf, text.len,
+				      0666);
 	strbuf_release(&path);
-	strbuf_release(&tmp);
 	strbuf_release(&text);
 	return r;
 }
