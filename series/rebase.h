@@ -31,6 +31,8 @@ enum rebase_how {
 
 /* "clean", "3-way", "resolved", "empty", "conflict", "todo". */
 const char *rebase_how_name(enum rebase_how how);
+/* The how of a name (len bytes of s); REBASE_TODO when none is. */
+enum rebase_how rebase_how_parse(const char *s, size_t len);
 
 struct rebase_step {
 	enum rebase_how how;
