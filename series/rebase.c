@@ -3,6 +3,8 @@
 #include "patches/patch.h"
 #include "series/pick.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
+#include "tools/lib/lock.h"
 #include "tools/lib/repo.h"
 
 #include <git2/sys/mempack.h>
@@ -226,5 +228,447 @@ int rebase_record(git_repository *repo, struct series *s,
 out:
 	strbuf_release(&cover);
 	strbuf_release(&msg);
+	return r;
+}
+
+/* ---- a rebase run: start, continue, abort ---- */
+
+void rebase_run_init(struct rebase_run *rr, git_repository *repo)
+{
+	memset(rr, 0, sizeof(*rr));
+	rr->repo = repo;
+}
+
+void rebase_run_release(struct rebase_run *rr)
+{
+	series_release(&rr->s);
+	rebase_state_release(&rr->st);
+	conflict_release(&rr->conflict);
+}
+
+/* The steps [from, st.next] taken this run, for the command to show. */
+static void steps_taken(struct rebase_run *rr, size_t from)
+{
+	rr->steps_from = from;
+	rr->steps_end = rr->st.next + 1;
+}
+
+int rebase_branches_at(git_repository *repo, const git_oid *at,
+		       struct strbuf *names)
+{
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+	const char *name;
+
+	if (git_branch_iterator_new(&it, repo, GIT_BRANCH_LOCAL) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	while (!git_branch_next(&ref, &type, it)) {
+		const git_oid *target = git_reference_target(ref);
+
+		if (target && git_oid_equal(target, at) &&
+		    !git_branch_name(&name, ref))
+			strbuf_addf(names, "%s\n", name);
+		git_reference_free(ref);
+	}
+	git_branch_iterator_free(it);
+	return 0;
+}
+
+/* The branch (--branch) moved to the new version, when there is one. */
+static int move_branch(struct rebase_run *rr)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&msg, "respin rebase: %s v%d onto %s", rr->s.name,
+		    rr->nv->number, rr->st.onto_name);
+	r = rebase_branch_move(rr->repo, rr->st.branch, &rr->st.branch_old,
+			       &rr->nv->tip, msg.buf);
+	strbuf_release(&msg);
+	if (r < 0)
+		error_hint("v%d is recorded; 'git branch -f %s %s' moves the "
+			   "branch by hand", rr->nv->number,
+			   repo_ref_short(rr->st.branch),
+			   oid_short(&rr->nv->tip, 12));
+	else
+		rr->branch_moved = 1;
+	return r;
+}
+
+/*
+ * Every patch is in: the version recorded, the branch moved, the state
+ * gone.  When the branch cannot move, the state stays (every patch
+ * done) so that --continue records once that is fixed.
+ */
+static int rebase_finish(struct rebase_run *rr)
+{
+	int r;
+
+	git_oid_cpy(&rr->old_tip, &rr->v->tip);
+	if (rr->st.branch) {
+		r = rebase_branch_check(rr->repo, rr->st.branch,
+					&rr->st.branch_old);
+		if (r < 0) {
+			error_hint("every patch is in; once that is fixed, "
+				   "'respin rebase %s --continue' records it",
+				   rr->s.name);
+			if (rebase_state_write(rr->repo, &rr->st) < 0)
+				error_clear();
+			return r;
+		}
+	}
+	r = rebase_record(rr->repo, &rr->s, &rr->st, &rr->nv);
+	rr->v = NULL;	/* the versions may have moved */
+	if (r < 0)
+		return r;
+	rr->outcome = r == 1 ? REBASE_RUN_IN_BASE : REBASE_RUN_RECORDED;
+	if (r == 0 && rr->st.branch)
+		r = move_branch(rr);
+	if (rr->had_state) {
+		int rm = rebase_state_remove(rr->repo, rr->s.name);
+
+		if (rm < 0 && r >= 0)
+			r = rm;
+	}
+	return r < 0 ? r : 0;
+}
+
+/* Stops at a conflict: the worktree set up, then the state written. */
+static int rebase_stop(struct rebase_run *rr)
+{
+	const git_oid *patch = &rr->v->patches[rr->st.next].commit;
+	struct strbuf wt = STRBUF_INIT;
+	int r;
+
+	r = rebase_worktree_conflict(rr->repo, &rr->st, patch);
+	if (!r) {
+		rebase_worktree_path(rr->repo, rr->s.name, &wt);
+		conflict_markers_from_files(&rr->conflict, wt.buf);
+		strbuf_release(&wt);
+		r = rebase_state_write(rr->repo, &rr->st);
+	}
+	if (r < 0) {
+		/* a rebase just begun leaves nothing; one in progress stays */
+		if (!rr->had_state &&
+		    rebase_state_remove(rr->repo, rr->s.name) < 0)
+			error_clear();
+		return r;
+	}
+	rr->outcome = REBASE_RUN_STOPPED;
+	return RESPIN_FOUND;
+}
+
+/* Picks from st.next on; stops or finishes.  from: the first step shown. */
+static int rebase_go_on(struct rebase_run *rr, size_t from)
+{
+	int r;
+
+	r = rebase_pick_all(rr->repo, rr->v, &rr->st, &rr->conflict);
+	if (r < 0)
+		return r;
+	steps_taken(rr, from);
+	if (rr->st.next < rr->v->nr_patches)
+		return rebase_stop(rr);
+	return rebase_finish(rr);
+}
+
+/* The full name of the ref REV names (refs/heads/x), or NULL. */
+static char *ref_name(git_repository *repo, const char *rev)
+{
+	git_reference *ref = NULL;
+	char *r = NULL;
+
+	if (!git_reference_dwim(&ref, repo, rev) &&
+	    git_reference_type(ref) == GIT_REFERENCE_DIRECT)
+		r = xstrdup(git_reference_name(ref));
+	else if (ref && git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+		r = xstrdup(git_reference_symbolic_target(ref));
+	git_error_clear();
+	git_reference_free(ref);
+	return r;
+}
+
+static int in_progress_error(git_repository *repo, const char *name,
+			     const struct rebase_state *st)
+{
+	struct strbuf wt = STRBUF_INIT;
+
+	rebase_worktree_path(repo, name, &wt);
+	error("a rebase of %s is in progress (patch %zu/%zu of v%d onto %s "
+	      "stopped at a conflict)", name, st->next + 1, st->nr, st->from,
+	      st->onto_name);
+	error_hint("resolve it in %s and run 'respin rebase %s --continue', "
+		   "or 'respin rebase %s --abort'", wt.buf, name, name);
+	strbuf_release(&wt);
+	return RESPIN_ERR;
+}
+
+/* The version's base, the commit to go onto and the ref to record. */
+static int pick_onto(struct rebase_run *rr, const char *onto_arg)
+{
+	const char *given = onto_arg ? onto_arg : rr->s.base_ref ?
+			    rr->s.base_ref : rr->v->base_ref;
+	git_commit *c = NULL;
+	char *full;
+	int r;
+
+	if (!given)
+		return error_code(RESPIN_EUSAGE, "series '%s' has no base ref; "
+				  "say where to go with --onto REF",
+				  rr->s.name);
+	r = repo_commit_lookup(rr->repo, given, &c);
+	if (r < 0) {
+		if (onto_arg)
+			error_hint("--onto takes a branch, a tag or a commit "
+				   "('git rev-parse %s' must name one)",
+				   onto_arg);
+		else
+			error_hint("series '%s' tracks %s; give --onto REF "
+				   "if it moved", rr->s.name, given);
+		return r;
+	}
+	git_oid_cpy(&rr->st.onto, git_commit_id(c));
+	git_commit_free(c);
+	full = onto_arg ? ref_name(rr->repo, onto_arg) : NULL;
+	if (!full && (rr->s.base_ref || rr->v->base_ref))
+		full = xstrdup(rr->s.base_ref ? rr->s.base_ref :
+			       rr->v->base_ref);
+	rr->st.base_ref = full;
+	rr->st.onto_name = xstrdup(onto_arg ? onto_arg :
+				   repo_ref_short(given));
+	return 0;
+}
+
+static int pick_branch(struct rebase_run *rr, const char *branch)
+{
+	git_reference *ref = NULL;
+
+	if (git_branch_lookup(&ref, rr->repo, branch, GIT_BRANCH_LOCAL) < 0)
+		return error_git("no branch '%s'", branch);
+	rr->st.branch = xstrdup(git_reference_name(ref));
+	git_reference_free(ref);
+	git_oid_cpy(&rr->st.branch_old, &rr->v->tip);
+	return rebase_branch_check(rr->repo, rr->st.branch, &rr->v->tip);
+}
+
+/* Loads the series and its latest version, which must have commits. */
+static int load_latest(struct rebase_run *rr, const char *name)
+{
+	int r = series_load(rr->repo, name, &rr->s, SERIES_LOAD_LATEST);
+
+	if (r < 0)
+		return r;
+	rr->v = series_latest(&rr->s);
+	if (!rr->v)
+		return error("series '%s' has no versions", name);
+	if (series_version_mail_only(rr->v) || git_oid_is_zero(&rr->v->tip))
+		return error("%s v%d was recorded from mail without commits: "
+			     "there is nothing to pick", name, rr->v->number);
+	return 0;
+}
+
+static int rebase_dry_run(struct rebase_run *rr)
+{
+	git_repository *mem = NULL;
+	int r;
+
+	r = rebase_memory_open(rr->repo, &mem);
+	if (!r)
+		r = rebase_pick_all(mem, rr->v, &rr->st, &rr->conflict);
+	if (!r) {
+		rr->outcome = REBASE_RUN_DRY;
+		steps_taken(rr, 0);
+		r = rr->st.next < rr->v->nr_patches ? RESPIN_FOUND : 0;
+	}
+	rebase_memory_close(mem);
+	return r;
+}
+
+int rebase_run_start(struct rebase_run *rr, const char *name,
+		     const char *onto_arg, const char *branch, int dry_run)
+{
+	struct rebase_state old = { 0 };
+	int r;
+
+	r = rebase_state_read(rr->repo, name, &old);
+	if (!r)
+		r = in_progress_error(rr->repo, name, &old);
+	rebase_state_release(&old);
+	if (r != RESPIN_ENOTFOUND)
+		return r < 0 ? r : error("a rebase of %s is in progress", name);
+	r = load_latest(rr, name);
+	if (r < 0)
+		return r;
+	rebase_state_init(&rr->st, name, rr->v->nr_patches);
+	rr->st.from = rr->v->number;
+	rr->st.to = rr->v->number + 1;
+	git_oid_cpy(&rr->st.meta, &rr->s.meta);
+	r = pick_onto(rr, onto_arg);
+	if (r < 0)
+		return r;
+	git_oid_cpy(&rr->st.current, &rr->st.onto);
+	if (git_oid_equal(&rr->st.onto, &rr->v->base)) {
+		rr->outcome = REBASE_RUN_ON_BASE;
+		return 0;
+	}
+	if (branch && (r = pick_branch(rr, branch)) < 0)
+		return r;
+	if (dry_run)
+		return rebase_dry_run(rr);
+	/* a worktree without a state: a crash before it was written */
+	r = rebase_leftover_remove(rr->repo, name);
+	if (r < 0)
+		return r;
+	return rebase_go_on(rr, rr->st.next);
+}
+
+static int none_in_progress(const char *name)
+{
+	error("no rebase of %s is in progress", name);
+	error_hint("'respin rebase %s --onto REF' starts one", name);
+	return RESPIN_ERR;
+}
+
+/* The series as the rebase in progress left it, and its version. */
+static int continue_load(struct rebase_run *rr, const char *name)
+{
+	struct series_version *latest;
+	int r = series_load(rr->repo, name, &rr->s, SERIES_LOAD_LATEST);
+
+	if (r < 0)
+		return r;
+	latest = series_latest(&rr->s);
+	if (!git_oid_equal(&rr->s.meta, &rr->st.meta)) {
+		if (latest && latest->number == rr->st.to &&
+		    rebase_version_from(latest) == rr->st.from &&
+		    git_oid_equal(&latest->base, &rr->st.onto)) {
+			rr->outcome = REBASE_RUN_RECORDED_BEFORE;
+			rr->nv = latest;
+			return rebase_state_remove(rr->repo, name);
+		}
+		error("series %s changed since the rebase started (another "
+		      "respin recorded to it); nothing was recorded", name);
+		error_hint("'respin rebase %s --abort', then rebase the "
+			   "latest version again", name);
+		return RESPIN_ERR;
+	}
+	rr->v = series_version_find(&rr->s, rr->st.from);
+	if (!rr->v || (r = series_version_ensure(rr->repo, &rr->s,
+						 rr->v)) < 0 ||
+	    rr->v->nr_patches != rr->st.nr)
+		return r < 0 ? r : error("series %s v%d is not the one the "
+					 "rebase started from", name,
+					 rr->st.from);
+	return 0;
+}
+
+int rebase_run_continue(struct rebase_run *rr, const char *name)
+{
+	git_oid commit;
+	size_t at;
+	int empty, r;
+
+	r = rebase_state_read(rr->repo, name, &rr->st);
+	if (r == RESPIN_ENOTFOUND)
+		return none_in_progress(name);
+	if (r < 0)
+		return r;
+	rr->had_state = 1;
+	r = continue_load(rr, name);
+	if (r < 0 || rr->outcome == REBASE_RUN_RECORDED_BEFORE)
+		return r;
+	if (rr->st.next >= rr->st.nr)
+		return rebase_finish(rr);
+
+	at = rr->st.next;
+	r = rebase_worktree_resolved(rr->repo, &rr->st,
+				     &rr->v->patches[at].commit, &commit,
+				     &empty);
+	if (r == RESPIN_ENOTFOUND) {
+		/* the worktree was removed by hand: set it up again */
+		warning("%s; it is set up again with the conflict",
+			error_last());
+		error_clear();
+		r = conflict_describe(rr->repo, &rr->v->patches[at].commit,
+				      &rr->st.current, &rr->conflict);
+		return r < 0 ? r : rebase_stop(rr);
+	}
+	if (r < 0)
+		return r;
+	rr->st.steps[at].how = empty ? REBASE_EMPTY : REBASE_RESOLVED;
+	if (!empty) {
+		git_oid_cpy(&rr->st.steps[at].commit, &commit);
+		git_oid_cpy(&rr->st.current, &commit);
+	}
+	/* the resolved step is shown even when the picks after it fail */
+	steps_taken(rr, at);
+	rr->st.next++;
+	return rebase_go_on(rr, at);
+}
+
+int rebase_run_abort(struct rebase_run *rr, const char *name)
+{
+	int r = rebase_state_read(rr->repo, name, &rr->st);
+
+	if (r == RESPIN_ENOTFOUND)
+		return none_in_progress(name);
+	/* a state that cannot be read is removed all the same */
+	if (r < 0)
+		error_clear();
+	r = rebase_state_remove(rr->repo, name);
+	if (!r)
+		rr->outcome = REBASE_RUN_ABORTED;
+	return r;
+}
+
+int rebase_only_in_progress(git_repository *repo, char **name)
+{
+	struct strbuf names = STRBUF_INIT;
+	char *nl;
+	int r = rebase_in_progress(repo, &names);
+
+	*name = NULL;
+	if (r < 0)
+		goto out;
+	nl = strchr(names.buf, '\n');
+	if (!nl) {
+		r = error("no rebase is in progress");
+		error_hint("'respin rebase NAME --onto REF' starts one");
+	} else if (nl[1]) {
+		strbuf_rtrim(&names);
+		for (nl = names.buf; (nl = strchr(nl, '\n')); )
+			*nl = ' ';
+		r = error_code(RESPIN_EUSAGE, "rebases of several series are in "
+			       "progress (%s): name one", names.buf);
+	} else {
+		*name = xstrndup(names.buf, (size_t)(nl - names.buf));
+	}
+out:
+	strbuf_release(&names);
+	return r;
+}
+
+int rebase_lock(git_repository *repo, const char *name, struct lock_file *lk)
+{
+	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
+	struct lock_holder h = { 0 };
+	int r;
+
+	rebase_lock_path(repo, name, &path);
+	strbuf_addf(&what, "respin rebase %s", name);
+	r = mkdir_leading(path.buf);
+	if (!r)
+		r = lock_take(lk, path.buf, what.buf, 0, NULL, &h);
+	if (r == 1) {
+		r = error("another respin (pid %ld) works on the rebase of %s",
+			  (long)h.pid, name);
+		error_hint("wait for it to finish");
+	}
+	lock_holder_release(&h);
+	strbuf_release(&path);
+	strbuf_release(&what);
 	return r;
 }

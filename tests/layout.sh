@@ -24,7 +24,6 @@ known_long='
 ci/cmd-diff.c
 bisect/cmd-bisect-base.c
 review/cmd-review.c
-series/cmd-rebase.c
 series/cmd-thread.c
 '
 
