@@ -5,7 +5,7 @@
  * kept beside them, a mail-only version applied later.
  */
 #include "series/import.h"
-#include "series/lorefind.h"
+#include "series/thread.h"
 #include "series/trailerdiff.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -283,43 +283,20 @@ static int check_numbers(const struct mailset *ms, const struct ms_version *v)
 }
 
 /*
- * lore:MSGID with --all: the thread and what the lore search finds of
- * the series' other versions (series/lorefind.h).
+ * The version to import of series si (t's focus, or the source's one
+ * series): the one want (a patch or a reply to one) belongs to, or the
+ * latest; a version superseded by a resend gives way to it.
  */
-static int open_searched(git_repository *repo, const char *spec,
-			 const char *want, struct import_opts *o,
-			 struct lore_find *lf, struct mail_source **src)
+static int choose_version(const struct mail_thread *t, const char *want,
+			  long *si, long *vi)
 {
-	struct lore_find_options fo = { 0 };
-	int r;
-
-	fo.refresh = o->refresh;
-	fo.focus = want;
-	fo.progress = o->progress;
-	r = lore_find_open(repo, spec + 5, &fo, lf);
-	*src = lf->src;
-	lf->src = NULL;
-	return r;
-}
-
-/*
- * The series of ms to import (*si) and its version want belongs to, or
- * without want the latest of the source's one series (*vi).
- */
-static int choose_version(struct mailset *ms, const char *want, long *si,
-			  long *vi)
-{
-	const char *what = mail_source_describe(ms->src);
+	const struct mailset *ms = &t->ms;
+	const char *what = mail_source_describe(t->src);
 
 	if (want) {
 		long m = mailset_find(ms, want);
 
-		*si = mailset_series_of(ms, m);
-		if (m < 0 || *si < 0)
-			return error_code(RESPIN_ENOTFOUND, m < 0 ?
-					  "no message <%s> in %s" :
-					  "message <%s> in %s is not part of "
-					  "a patch series", want, what);
+		*si = t->only;
 		if (ms->msgs[m].kind == MS_REPLY)
 			m = ms->msgs[m].patch_of;
 		*vi = ms->msgs[m].version;
@@ -441,62 +418,48 @@ int import_from_source(git_repository *repo, struct series *s,
 		       struct import_opts *o, struct strbuf *report,
 		       struct strbuf *notes, git_oid **keep, size_t *nkeep)
 {
-	struct mail_source *src = NULL;
-	struct mailset ms;
-	struct lore_find lf;
+	struct mail_thread_opts to = { 0 };
+	struct mail_thread t;
 	struct strbuf source = STRBUF_INIT;
-	const int search = o->all && !o->no_search &&
-			   !strncmp(spec, "lore:", 5);
 	long si = -1, chosen = -1;
 	size_t i;
 	int r;
 
-	mailset_init(&ms, NULL);
-	memset(&lf, 0, sizeof(lf));
-	strbuf_init(&lf.notes, 0);
-	if (search)
-		r = open_searched(repo, spec, want, o, &lf, &src);
-	else
-		r = mailset_source_open(repo, spec, o->refresh, &src);
-	if (r < 0)
-		goto out;
-	ms.src = src;
-	r = mailset_scan(&ms);
+	to.refresh = o->refresh;
+	to.search = o->all && !o->no_search && !strncmp(spec, "lore:", 5);
+	to.progress = o->progress;
 	if (!want && !strncmp(spec, "lore:", 5))
 		want = spec + 5;
+	r = mail_thread_open(repo, spec, want, &to, &t);
 	if (!r)
-		r = mailset_group(&ms, 0, want);
-	if (!r)
-		r = choose_version(&ms, want, &si, &chosen);
+		r = choose_version(&t, want, &si, &chosen);
 	if (r < 0)
 		goto out;
-	series_notes(&ms, si, notes);
-	if (search)
-		lore_find_describe(&lf, &ms, si, notes);
-	*keep = xcalloc(ms.series[si].nr + 1, sizeof(**keep));
-	for (i = 0; i < ms.series[si].nr && !r; i++) {
-		long vi = ms.series[si].versions[i];
-		struct ms_version *v = &ms.versions[vi];
+	series_notes(&t.ms, si, notes);
+	if (t.searched)
+		lore_find_describe(&t.lf, &t.ms, si, notes);
+	*keep = xcalloc(t.ms.series[si].nr + 1, sizeof(**keep));
+	for (i = 0; i < t.ms.series[si].nr && !r; i++) {
+		long vi = t.ms.series[si].versions[i];
+		struct ms_version *v = &t.ms.versions[vi];
 		long head = v->cover >= 0 ? v->cover : v->patches[0].msg;
 
 		if (!o->all && vi != chosen)
 			continue;
 		strbuf_reset(&source);
-		if (search && head >= 0)
+		if (t.searched && head >= 0)
 			/* each version as from its own thread */
-			strbuf_addf(&source, "mail lore %s/%s", lf.url,
-				    ms.msgs[head].msgid);
+			strbuf_addf(&source, "mail lore %s/%s", t.lf.url,
+				    t.ms.msgs[head].msgid);
 		else
 			strbuf_addf(&source, "mail %s",
-				    mail_source_describe(src));
-		r = import_version(repo, s, &ms, vi, source.buf, o, report,
+				    mail_source_describe(t.src));
+		r = import_version(repo, s, &t.ms, vi, source.buf, o, report,
 				   &(*keep)[(*nkeep)++]);
 	}
 out:
 	strbuf_release(&source);
-	mailset_release(&ms);
-	mail_source_free(src);
-	lore_find_release(&lf);
+	mail_thread_release(&t);
 	return r;
 }
 

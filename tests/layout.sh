@@ -23,7 +23,6 @@ CMD_MAX_LINES=${CMD_MAX_LINES:-400}
 known_long='
 ci/cmd-diff.c
 bisect/cmd-bisect-base.c
-series/cmd-thread.c
 '
 
 dir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
