@@ -131,12 +131,6 @@ static void result_line(struct strbuf *out, const struct report *rp,
 	strbuf_release(&before);
 }
 
-static const char *outcome_name(enum bisect_outcome o)
-{
-	return o == BISECT_GOOD ? "good" : o == BISECT_BAD ? "bad" :
-	       o == BISECT_SKIP ? "undecided" : "unknown";
-}
-
 static void print_text(const struct bisect *b, const struct report *rp,
 		       const struct bench_probe *bp, const struct series *s,
 		       const struct series_version *v)
@@ -151,8 +145,9 @@ static void print_text(const struct bisect *b, const struct report *rp,
 			continue;
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, i, 0);
-		strbuf_addf(&out, "  %-8s %-9s %-6s %s\n", line.buf,
-			    outcome_name(b->at[i]), bp->ran[i] ? "ran" : "stored",
+		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
+			    bisect_outcome_name(b->at[i]),
+			    bp->ran[i] ? "ran" : "stored",
 			    bp->why[i].buf);
 	}
 	if (rp->have_pair && rp->last_good) {
@@ -244,7 +239,7 @@ static void print_json(const struct bisect *b, const struct report *rp,
 			continue;
 		json_object_begin(&j);
 		json_int_member(&j, "patch", (int64_t)i);
-		json_string_member(&j, "outcome", outcome_name(b->at[i]));
+		json_string_member(&j, "outcome", bisect_outcome_name(b->at[i]));
 		json_bool_member(&j, "ran", bp->ran[i]);
 		json_string_member(&j, "why", bp->why[i].buf);
 		json_object_end(&j);

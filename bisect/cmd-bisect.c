@@ -32,12 +32,6 @@ static const char *const usage[] = {
 	NULL
 };
 
-static const char *outcome_name(enum bisect_outcome o)
-{
-	return o == BISECT_GOOD ? "good" : o == BISECT_BAD ? "bad" :
-	       o == BISECT_SKIP ? "untestable" : "unknown";
-}
-
 /* The one line a reply can quote. */
 static void result_line(struct strbuf *out, const struct bisect *b,
 			const struct test_probe *tp,
@@ -106,7 +100,8 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, i, 0);
 		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
-			    outcome_name(b->at[i]), tp->ran[i] ? "ran" : "stored",
+			    bisect_outcome_name(b->at[i]),
+			    tp->ran[i] ? "ran" : "stored",
 			    tp->why[i].buf);
 	}
 	if (b->good_again && b->answer == BISECT_FOUND) {
@@ -179,7 +174,7 @@ static void print_json(const struct bisect *b, const struct test_probe *tp,
 			continue;
 		json_object_begin(&j);
 		json_int_member(&j, "patch", (int64_t)i);
-		json_string_member(&j, "outcome", outcome_name(b->at[i]));
+		json_string_member(&j, "outcome", bisect_outcome_name(b->at[i]));
 		json_bool_member(&j, "ran", tp->ran[i]);
 		json_string_member(&j, "why", tp->why[i].buf);
 		json_object_end(&j);

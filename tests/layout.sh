@@ -22,7 +22,6 @@ CMD_MAX_LINES=${CMD_MAX_LINES:-400}
 # within the limit.
 known_long='
 ci/cmd-diff.c
-bisect/cmd-bisect-base.c
 '
 
 dir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
