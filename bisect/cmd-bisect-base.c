@@ -88,7 +88,7 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 static void print_text(const struct bisect *b, const struct base_probe *bp,
 		       const struct series *s, const char *what)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&out, "%s v%d on %zu base commit%s: %zu tested (%zu "
@@ -104,7 +104,10 @@ static void print_text(const struct bisect *b, const struct base_probe *bp,
 	}
 	result_line(&out, b, bp, what);
 	strbuf_addch(&out, '\n');
-	bisect_puts_safe(&out);
+	strbuf_reset(&safe);
+	bisect_add_safe(&safe, &out);
+	fputs(safe.buf, stdout);
+	strbuf_release(&safe);
 	strbuf_release(&out);
 }
 
@@ -246,7 +249,7 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 	b.retries = check ? retries : 0;
 	r = bisect_run(&b, &probe);
 	if (r < 0) {
-		r = bisect_stopped(r, "what ran is stored");
+		r = command_stopped(r, "what ran is stored");
 		goto out;
 	}
 	{

@@ -113,7 +113,9 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 	strbuf_reset(&line);
 	result_line(&line, b, tp, v, what);
 	strbuf_addf(&out, "%s\n", line.buf);
-	bisect_puts_safe(&out);
+	strbuf_reset(&line);
+	bisect_add_safe(&line, &out);
+	fputs(line.buf, stdout);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -241,9 +243,10 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r < 0)
 		goto fail;
 	if (c->kind == CHECK_BENCH) {
-		r = bench_bisect(&e, c, json);
+		r = bench_bisect(&e, c, json, &what);
+		fputs(what.buf, stdout);
 		if (r < 0)
-			r = bisect_stopped(r, "the runs taken are stored");
+			r = command_stopped(r, "the runs taken are stored");
 		goto out;
 	}
 
@@ -257,7 +260,7 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r >= 0)
 		r = bisect_run(&b, &probe);
 	if (r < 0) {
-		r = bisect_stopped(r, "what ran is stored");
+		r = command_stopped(r, "what ran is stored");
 	} else {
 		if (subtest)
 			strbuf_addf(&what, "%s subtest %s", c->name, subtest);
