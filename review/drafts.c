@@ -93,7 +93,7 @@ out:
 
 
 int drafts_write(const char *mbox, const char *maildir, const char *text,
-		 size_t len, int64_t when, const char *id)
+		 size_t len, int64_t when, const char *id, struct strbuf *out)
 {
 	struct strbuf where = STRBUF_INIT, name = STRBUF_INIT;
 	int r = 0;
@@ -103,13 +103,15 @@ int drafts_write(const char *mbox, const char *maildir, const char *text,
 	if (mbox) {
 		r = drafts_mbox_append(mbox, text, len);
 		if (!r)
-			printf("draft%s appended to %s\n", name.buf, mbox);
+			strbuf_addf(out, "draft%s appended to %s\n", name.buf,
+				    mbox);
 	} else if (maildir) {
 		r = drafts_maildir_put(maildir, text, len, when, &where);
 		if (!r)
-			printf("draft%s in %s\n", name.buf, where.buf);
+			strbuf_addf(out, "draft%s in %s\n", name.buf,
+				    where.buf);
 	} else {
-		fwrite(text, 1, len, stdout);
+		strbuf_add(out, text, len);
 	}
 	strbuf_release(&where);
 	strbuf_release(&name);
