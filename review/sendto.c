@@ -56,8 +56,7 @@ static void add_maintainers(git_repository *repo, struct recipients *rc,
 		recipients_add_get_maintainer(rc, rr.output.buf);
 		*ran = 1;
 	} else {
-		fprintf(stderr, "warning: %s failed; no maintainers added\n",
-			script.buf);
+		warning("%s failed; no maintainers added", script.buf);
 		error_clear();
 	}
 	run_result_release(&rr);
