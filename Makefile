@@ -9,7 +9,7 @@ BUILD ?= build-tsan
 endif
 BUILD ?= build
 PREFIX ?= /usr/local
-PKGS = libgit2 gmime-3.0 sqlite3 zlib
+PKGS = libgit2 gmime-3.0 sqlite3 zlib json-c
 # libcurl and libnotmuch: headers only, loaded on first use (tools/lib/dl.h)
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
 

@@ -2,10 +2,11 @@
 #include "series/b4.h"
 #include "series/range.h"
 #include "tools/lib/error.h"
-#include "tools/lib/jsonparse.h"
+#include "tools/lib/jsonread.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,14 +191,58 @@ static int bad_tracking(struct b4_branch *b, const char *what)
 	return RESPIN_ERR;
 }
 
-static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
-			  struct json_value *root, const struct json_value **history)
+/*
+ * Whether object o has member key, into *m (borrowed; a JSON null is
+ * NULL, as json-c gives it).
+ */
+static int has_member(struct json_object *o, const char *key,
+		      struct json_object **m)
 {
-	const struct json_value *s, *m;
+	*m = NULL;
+	return json_object_is_type(o, json_type_object) &&
+	       json_object_object_get_ex(o, key, m);
+}
+
+/* The member key of o, or NULL when it is missing or null. */
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *m;
+
+	return has_member(o, key, &m) ? m : NULL;
+}
+
+/* Each member of history is a list of Message-IDs (strings). */
+static int check_history(struct b4_branch *b, struct json_object *history)
+{
+	struct json_object_iterator it = json_object_iter_begin(history);
+	struct json_object_iterator end = json_object_iter_end(history);
+
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		struct json_object *l = json_object_iter_peek_value(&it);
+		size_t k;
+
+		if (!json_object_is_type(l, json_type_array))
+			return bad_tracking(b, "a \"history\" entry is not "
+					    "a list of Message-IDs");
+		for (k = 0; k < json_object_array_length(l); k++)
+			if (!json_object_is_type(json_object_array_get_idx(l, k),
+						 json_type_string))
+				return bad_tracking(b, "a \"history\" entry "
+						    "holds a non-string");
+	}
+	return 0;
+}
+
+static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
+			  struct json_object **root,
+			  struct json_object **history)
+{
+	struct json_object *s, *m;
 	const char *cid;
+	int64_t rev;
 	size_t i;
 
-	if (json_parse(text, len, root) < 0) {
+	if (json_read(text, len, root) < 0) {
 		char *why = xstrdup(error_last());
 
 		error_clear();
@@ -205,15 +250,15 @@ static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
 		free(why);
 		return RESPIN_ERR;
 	}
-	s = json_member(root, "series");
-	if (!s || s->type != JSON_OBJECT)
+	s = member(*root, "series");
+	if (!json_object_is_type(s, json_type_object))
 		return bad_tracking(b, "it has no \"series\" object");
-	m = json_member(s, "revision");
-	if (!m || m->type != JSON_NUMBER || !m->is_int || m->integer < 1 ||
-	    m->integer > 100000)
+	m = member(s, "revision");
+	rev = json_object_get_int64(m);
+	if (!json_object_is_type(m, json_type_int) || rev < 1 || rev > 100000)
 		return bad_tracking(b, "\"revision\" is not a number >= 1");
-	b->revision = (int)m->integer;
-	cid = json_member_string(s, "change-id");
+	b->revision = (int)rev;
+	cid = json_read_string(s, "change-id");
 	if (!cid || !*cid)
 		return bad_tracking(b, "\"change-id\" is missing or not a string");
 	for (i = 0; cid[i]; i++)
@@ -221,49 +266,39 @@ static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
 			return bad_tracking(b, "\"change-id\" holds spaces or "
 					    "control characters");
 	b->change_id = xstrdup(cid);
-	m = json_member(s, "base-branch");
-	if (m && m->type != JSON_NULL) {
-		const char *bb = json_member_string(s, "base-branch");
+	if (has_member(s, "base-branch", &m) && m) {
+		const char *bb = json_read_string(s, "base-branch");
 
 		if (!bb)
 			return bad_tracking(b, "\"base-branch\" is not a string");
 		if (*bb)
 			b->base_branch = xstrdup(bb);
 	}
-	*history = json_member(s, "history");
-	if (*history && (*history)->type != JSON_OBJECT)
+	if (!has_member(s, "history", history))
+		return 0;
+	if (!json_object_is_type(*history, json_type_object))
 		return bad_tracking(b, "\"history\" is not an object");
-	for (i = 0; *history && i < (*history)->nr; i++) {
-		const struct json_value *l = &(*history)->items[i];
-		size_t k;
-
-		if (l->type != JSON_ARRAY)
-			return bad_tracking(b, "a \"history\" entry is not "
-					    "a list of Message-IDs");
-		for (k = 0; k < l->nr; k++)
-			if (l->items[k].type != JSON_STRING)
-				return bad_tracking(b, "a \"history\" entry "
-						    "holds a non-string");
-	}
-	return 0;
+	return check_history(b, *history);
 }
 
 /* The last Message-ID b4 recorded for vN, or NULL. */
-static char *history_msgid(const struct json_value *history, int n)
+static char *history_msgid(struct json_object *history, int n)
 {
 	char key[32];
-	const struct json_value *l;
+	struct json_object *l;
 	size_t k;
 
 	snprintf(key, sizeof(key), "v%d", n);
-	l = json_member(history, key);
-	if (!l)
+	l = member(history, key);
+	if (!json_object_is_type(l, json_type_array))
 		return NULL;
-	for (k = l->nr; k > 0; k--) {
-		const struct json_value *e = &l->items[k - 1];
+	for (k = json_object_array_length(l); k > 0; k--) {
+		struct json_object *e = json_object_array_get_idx(l, k - 1);
+		const char *str = json_object_get_string(e);
 
-		if (e->type == JSON_STRING && strlen(e->str) == e->len)
-			return clean_msgid(e->str);
+		if (json_object_is_type(e, json_type_string) &&
+		    strlen(str) == (size_t)json_object_get_string_len(e))
+			return clean_msgid(str);
 	}
 	return NULL;
 }
@@ -444,7 +479,7 @@ static int walk_back(git_repository *repo, git_commit *tip, int count,
 
 static int read_sent_tag(git_repository *repo, struct b4_branch *b,
 			 const struct tag_name *t,
-			 const struct json_value *history)
+			 struct json_object *history)
 {
 	const char *name = t->ref + strlen("refs/tags/");
 	git_reference *ref = NULL;
@@ -567,7 +602,7 @@ out:
 }
 
 static int read_sent_tags(git_repository *repo, struct b4_branch *b,
-			  const struct json_value *history)
+			  struct json_object *history)
 {
 	const char *short_name = b->branch;
 	struct strbuf prefix = STRBUF_INIT;
@@ -735,7 +770,7 @@ out:
 static int read_current(git_repository *repo, struct b4_branch *b,
 			const git_oid *tip, const git_oid *cover_commit,
 			const char *cover_text, size_t cover_len,
-			const struct json_value *history)
+			struct json_object *history)
 {
 	git_commit *c = NULL;
 	git_oid base, start, end;
@@ -825,8 +860,7 @@ int b4_branch_read(git_repository *repo, const char *name,
 	git_reference *ref = NULL;
 	git_object *tipobj = NULL;
 	git_commit *cover = NULL;
-	struct json_value root;
-	const struct json_value *history = NULL;
+	struct json_object *root = NULL, *history = NULL;
 	char *desc = NULL, *tracking = NULL;
 	const char *cover_text = "", *json_text;
 	size_t cover_len = 0;
@@ -834,7 +868,6 @@ int b4_branch_read(git_repository *repo, const char *name,
 	int r, found = 0;
 
 	memset(b, 0, sizeof(*b));
-	memset(&root, 0, sizeof(root));
 	r = find_branch(repo, name, &ref);
 	if (r < 0)
 		return r;
@@ -943,7 +976,7 @@ int b4_branch_read(git_repository *repo, const char *name,
 		}
 	}
 out:
-	json_value_release(&root);
+	json_object_put(root);
 	git_commit_free(cover);
 	git_object_free(tipobj);
 	git_reference_free(ref);

@@ -4,7 +4,7 @@
 # bench.  Quiet and quick when everything is there already.
 set -eu
 pkgs="build-essential pkg-config git perl libgit2-dev libgmime-3.0-dev
-libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libnotmuch-dev notmuch b4
+libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libjson-c-dev libnotmuch-dev notmuch b4
 public-inbox xz-utils cpio bc flex bison libelf-dev libssl-dev libcap-dev
 qemu-system-x86 man-db hyperfine time libc6-dev gzip chromium fonts-dejavu-core
 python3 clang libclang-rt-14-dev git-email libmailtools-perl slurm-wlm munge
