@@ -7,6 +7,7 @@
 #include "series/mailsetpriv.h"
 #include "patches/mail.h"
 #include "tools/lib/error.h"
+#include "tools/lib/hash.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
@@ -61,14 +62,12 @@ static void scan_note(struct scan_state *st, int part, const char *fmt, ...)
 /* s in the pool (shared with an equal recent one); NULL stays NULL. */
 static char *keep(struct scan_strings *ss, const char *s)
 {
-	unsigned h = 2166136261u;
-	const char *p;
+	uint32_t h;
 	char **slot;
 
 	if (!s)
 		return NULL;
-	for (p = s; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
+	h = fnv1a32(FNV1A32_INIT, s, strlen(s));
 	slot = &ss->recent[h % RECENT];
 	if (!*slot || strcmp(*slot, s))
 		*slot = mem_pool_strdup(&ss->pool, s);

@@ -7,6 +7,7 @@
 #include "patches/patch.h"
 #include "series/lsa.h"
 #include "tools/lib/error.h"
+#include "tools/lib/hash.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
@@ -214,17 +215,6 @@ static int add_file(struct rangediff_patch *p, struct strbuf *sb,
 	return 0;
 }
 
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	while (len--) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 int rangediff_patch_build(struct rangediff_patch *p, const char *label,
 			  const char *author, const char *message,
 			  git_diff *diff)
@@ -256,8 +246,8 @@ int rangediff_patch_build(struct rangediff_patch *p, const char *label,
 	}
 	p->len = sb.len;
 	p->text = strbuf_detach(&sb, NULL);
-	p->diff_hash = hash_bytes(p->text + p->diff_offset,
-				  p->len - p->diff_offset);
+	p->diff_hash = fnv1a32(FNV1A32_INIT, p->text + p->diff_offset,
+			       p->len - p->diff_offset);
 	return r;
 }
 
