@@ -86,6 +86,13 @@ static void add_encoded(struct strbuf *out, const char *text)
 	g_free(enc);
 }
 
+void email_mime_headers(struct strbuf *out)
+{
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+}
+
 void email_header(struct strbuf *out, const char *name, const char *value)
 {
 	strbuf_addf(out, "%s: ", name);
@@ -237,9 +244,7 @@ int email_from_commit(git_repository *repo, git_commit *commit,
 		strbuf_addf(out, "In-Reply-To: <%s>\n", o->in_reply_to);
 	if (o->references)
 		strbuf_addf(out, "References: %s\n", o->references);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	email_mime_headers(out);
 
 	strbuf_addstr(&body, message_body(git_commit_message(commit)));
 	strbuf_rtrim(&body);

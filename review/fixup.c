@@ -326,9 +326,7 @@ static void add_headers(struct fixup *f, const char *name, const char *email,
 	if (reply_to)
 		strbuf_addf(&f->mail, "In-Reply-To: <%s>\nReferences: <%s>\n",
 			    reply_to, reply_to);
-	strbuf_addstr(&f->mail, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	email_mime_headers(&f->mail);
 	strbuf_release(&subject);
 }
 

@@ -101,9 +101,7 @@ static int make_cover(git_repository *repo, struct series *s,
 	strbuf_addch(out, '\n');
 	email_header(out, "Subject", c.subject.buf);
 	strbuf_addf(out, "Message-Id: <%s>\n", msgid);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	email_mime_headers(out);
 	strbuf_add(out, c.body.buf, c.body.len);
 	strbuf_addch(out, '\n');
 	git_signature_free(sig);
