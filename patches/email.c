@@ -216,10 +216,11 @@ int email_from_commit(git_repository *repo, git_commit *commit,
 	git_buf stat = GIT_BUF_INIT, patch = GIT_BUF_INIT;
 	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
 	const char *summary = git_commit_summary(commit);
-	int r = -1;
+	int r = patch_commit_diff(repo, commit, &diff);
 
-	if (patch_commit_diff(repo, commit, &diff) < 0)
-		return -1;
+	if (r < 0)
+		return r;
+	r = RESPIN_ERR;
 	if (git_diff_get_stats(&stats, diff) < 0 ||
 	    git_diff_stats_to_buf(&stat, stats, GIT_DIFF_STATS_FULL |
 				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0 ||

@@ -25,8 +25,11 @@ int drafts_mbox_append(const char *path, const char *text, size_t len)
 	if (mb.len && mb.buf[mb.len - 1] != '\n')
 		strbuf_addch(&mb, '\n');
 	strbuf_addch(&mb, '\n');
-	if (mkdir_leading(path) < 0)
-		return -1;
+	r = mkdir_leading(path);
+	if (r < 0) {
+		strbuf_release(&mb);
+		return r;
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		strbuf_release(&mb);

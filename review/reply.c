@@ -303,11 +303,13 @@ static int read_original(struct reply_original *o, const char *msg,
 	struct mail_body b;
 	struct strbuf date = STRBUF_INIT, what = STRBUF_INIT;
 	size_t i;
+	int r;
 
 	mail_header_init(&h);
-	if (mail_header_scan(&h, msg, len, where) < 0) {
+	r = mail_header_scan(&h, msg, len, where);
+	if (r < 0) {
 		mail_header_release(&h);
-		return -1;
+		return r;
 	}
 	if (!h.message_id || !*h.message_id) {
 		mail_describe(&what, NULL, where);
@@ -337,9 +339,10 @@ static int read_original(struct reply_original *o, const char *msg,
 	mail_header_release(&h);
 
 	mail_body_init(&b);
-	if (mail_body_parse(&b, msg, len, where) < 0) {
+	r = mail_body_parse(&b, msg, len, where);
+	if (r < 0) {
 		mail_body_release(&b);
-		return -1;
+		return r;
 	}
 	o->html_only = !b.has_text || !b.text;
 	o->body = xstrdup(b.text ? b.text : "");
@@ -366,8 +369,9 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 				  "user.email (git config user.email "
 				  "you@example.org)");
 	mail_gmime_init();
-	if (read_original(&o, msg, len, where) < 0)
-		return -1;
+	ret = read_original(&o, msg, len, where);
+	if (ret < 0)
+		return ret;
 
 	/* reply all: To the sender (or Reply-To), Cc the rest, not me */
 	r.to = internet_address_list_new();

@@ -56,9 +56,9 @@ int thanks_find(git_repository *repo, const char *branch,
 			git_commit_free(c);
 			continue;
 		}
-		if (patch_commit_id(repo, c, &pid) < 0) {
+		r = patch_commit_id(repo, c, &pid);
+		if (r < 0) {
 			git_commit_free(c);
-			r = -1;
 			goto out;
 		}
 		git_commit_free(c);

@@ -329,6 +329,7 @@ static int version_given(struct mailset *ms, struct trailers_report *r,
 	long m = mailset_find(ms, u->message_id), vi, k;
 	struct ms_version *mv;
 	size_t i;
+	int ret;
 
 	if (m < 0 || (vi = ms->msgs[m].version) < 0) {
 		if (u == v)
@@ -341,8 +342,9 @@ static int version_given(struct mailset *ms, struct trailers_report *r,
 			    mail_source_describe(ms->src));
 		return 0;
 	}
-	if (mailset_load(ms, vi) < 0)
-		return -1;
+	ret = mailset_load(ms, vi);
+	if (ret < 0)
+		return ret;
 	mv = &ms->versions[vi];
 	for (i = 0; i < mv->cover_part.d->nr_replies; i++)
 		reply_given(ms, mv->cover_part.d->replies[i], r, v, u, 0);
@@ -449,10 +451,9 @@ int trailers_collect(git_repository *repo, struct series *s,
 
 		if (u->number >= v->number || !u->message_id)
 			continue;
-		if (series_version_ensure(repo, s, u) < 0) {
-			r = -1;
+		r = series_version_ensure(repo, s, u);
+		if (r < 0)
 			break;
-		}
 		r = version_given(&ms, out, v, u);
 	}
 	if (!r)
@@ -573,8 +574,9 @@ int trailers_apply(git_repository *repo, const struct series_version *v,
 		}
 		return 0;
 	}
-	if (repo_signature(repo, &committer) < 0)
-		return -1;
+	ret = repo_signature(repo, &committer);
+	if (ret < 0)
+		return ret;
 	parent = v->base;
 	for (i = 0; i < v->nr_patches; i++) {
 		git_commit *c = NULL, *pc = NULL;

@@ -354,10 +354,10 @@ static int drop_cover_commits(git_repository *repo, struct series_version *v)
 	size_t i, j = 0;
 
 	for (i = 0; i < v->nr_patches; i++) {
-		int yes;
+		int yes, r = has_marker(repo, &v->patches[i].commit, &yes);
 
-		if (has_marker(repo, &v->patches[i].commit, &yes) < 0)
-			return RESPIN_ERR;
+		if (r < 0)
+			return r;
 		if (yes) {
 			free(v->patches[i].subject);
 			free(v->patches[i].message_id);
@@ -570,13 +570,15 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 		}
 		git_oid_cpy(&end, git_commit_parent_id(c, 0));
 		git_commit_free(c);
-		if (fork_point(repo, b, &end, &base) < 0)
-			return RESPIN_ERR;
+		r = fork_point(repo, b, &end, &base);
+		if (r < 0)
+			return r;
 		git_oid_cpy(&start, &base);
 	} else {
 		git_oid_cpy(&end, tip);
-		if (fork_point(repo, b, &end, &base) < 0)
-			return RESPIN_ERR;
+		r = fork_point(repo, b, &end, &base);
+		if (r < 0)
+			return r;
 		git_oid_cpy(&start, &base);
 	}
 	if (git_oid_equal(&start, &end)) {

@@ -189,10 +189,11 @@ int import_apply(git_repository *repo, git_commit *base,
 	git_tree *tree = NULL;
 	char *path = NULL;
 	size_t i;
-	int r = -1;
+	int r = repo_signature(repo, &committer);
 
-	if (repo_signature(repo, &committer) < 0)
-		return -1;
+	if (r < 0)
+		return r;
+	r = RESPIN_ERR;
 	opts.delta_cb = note_path;
 	opts.payload = &path;
 	git_commit_dup(&parent, base);

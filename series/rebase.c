@@ -32,7 +32,8 @@ static int applies_as_is(git_repository *repo, const git_oid *commit,
 			  oid_short(onto, 12));
 		goto out;
 	}
-	if (patch_commit_diff(repo, c, &diff) < 0)
+	r = patch_commit_diff(repo, c, &diff);
+	if (r < 0)
 		goto out;
 	if (git_apply_to_tree(&index, repo, tree, diff, NULL) < 0)
 		git_error_clear();

@@ -278,12 +278,12 @@ static int write_version_tree(git_repository *repo, git_tree *old_top,
 		goto out;
 	}
 	series_version_format(v, &buf);
-	if (insert_blob(repo, tb, "meta", &buf) < 0)
+	r = insert_blob(repo, tb, "meta", &buf);
+	for (i = 0; !r && i < v->nr_attach; i++)
+		r = insert_blob(repo, tb, v->attach[i].name, &v->attach[i].text);
+	if (r < 0)
 		goto out;
-	for (i = 0; i < v->nr_attach; i++)
-		if (insert_blob(repo, tb, v->attach[i].name,
-				&v->attach[i].text) < 0)
-			goto out;
+	r = RESPIN_ERR;
 	if (git_treebuilder_write(&oid, tb) < 0 ||
 	    git_treebuilder_insert(NULL, top, name.buf, &oid,
 				   GIT_FILEMODE_TREE) < 0) {

@@ -54,12 +54,12 @@ int db_open(struct db **out, const char *path, const char *schema)
 	sqlite3_busy_timeout(db->h, 10000);
 	sqlite3_extended_result_codes(db->h, 1);
 	/* the first read tells a damaged or foreign file */
-	if (db_exec(db, "PRAGMA journal_mode=WAL") < 0 ||
-	    db_exec(db, "PRAGMA synchronous=NORMAL") < 0 ||
-	    db_exec(db, "PRAGMA foreign_keys=ON") < 0 ||
-	    (schema && db_exec(db, schema) < 0)) {
+	if ((r = db_exec(db, "PRAGMA journal_mode=WAL")) < 0 ||
+	    (r = db_exec(db, "PRAGMA synchronous=NORMAL")) < 0 ||
+	    (r = db_exec(db, "PRAGMA foreign_keys=ON")) < 0 ||
+	    (schema && (r = db_exec(db, schema)) < 0)) {
 		db_close(db);
-		return RESPIN_ERR;
+		return r;
 	}
 	*out = db;
 	return 0;

@@ -274,8 +274,9 @@ static int request(const char *url, int post, struct strbuf *out,
 	if (status)
 		*status = 0;
 	if (!curl_ready) {
-		if (curl_load() < 0)
-			return RESPIN_ERR;
+		ret = curl_load();
+		if (ret < 0)
+			return ret;
 		if (curl_global_init(CURL_GLOBAL_DEFAULT))
 			return error("cannot initialise libcurl");
 		curl_ready = 1;
