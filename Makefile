@@ -9,14 +9,20 @@ BUILD ?= build-tsan
 endif
 BUILD ?= build
 PREFIX ?= /usr/local
-PKGS = libgit2 gmime-3.0 sqlite3 zlib
+PKGS = libgit2 gmime-3.0 sqlite3 zlib json-c
 # libcurl and libnotmuch: headers only, loaded on first use (tools/lib/dl.h)
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
 
 WARN = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-# DEVELOPER=1 (CI sets it) turns every warning into an error.
+# DEVELOPER=1 (CI sets it) turns every warning into an error and adds the
+# checks git's developer build has that gcc and clang share: a function
+# not static has a prototype in a header the file includes (a command's
+# in tools/builtin.h), declarations come first, no VLAs, string literals
+# are const, no arithmetic on void *, ISO C with GNU extensions.
 ifeq ($(DEVELOPER),1)
-WARN += -Werror
+WARN += -Werror -pedantic -Wmissing-prototypes -Wstrict-prototypes \
+	-Wold-style-definition -Wdeclaration-after-statement -Wvla \
+	-Wwrite-strings -Wpointer-arith -Wformat-security -fno-common
 endif
 # V=1 shows the commands instead of the short "  CC  file" lines.
 ifeq ($(V),1)

@@ -131,15 +131,9 @@ static void result_line(struct strbuf *out, const struct report *rp,
 	strbuf_release(&before);
 }
 
-static const char *outcome_name(enum bisect_outcome o)
-{
-	return o == BISECT_GOOD ? "good" : o == BISECT_BAD ? "bad" :
-	       o == BISECT_SKIP ? "undecided" : "unknown";
-}
-
-static void print_text(const struct bisect *b, const struct report *rp,
-		       const struct bench_probe *bp, const struct series *s,
-		       const struct series_version *v)
+static void text_report(struct strbuf *res, const struct bisect *b,
+			const struct report *rp, const struct bench_probe *bp,
+			const struct series *s, const struct series_version *v)
 {
 	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
 	size_t i;
@@ -151,8 +145,9 @@ static void print_text(const struct bisect *b, const struct report *rp,
 			continue;
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, i, 0);
-		strbuf_addf(&out, "  %-8s %-9s %-6s %s\n", line.buf,
-			    outcome_name(b->at[i]), bp->ran[i] ? "ran" : "stored",
+		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
+			    bisect_outcome_name(b->at[i]),
+			    bp->ran[i] ? "ran" : "stored",
 			    bp->why[i].buf);
 	}
 	if (rp->have_pair && rp->last_good) {
@@ -169,7 +164,7 @@ static void print_text(const struct bisect *b, const struct report *rp,
 	strbuf_reset(&line);
 	result_line(&line, rp, bp, v);
 	strbuf_addf(&out, "%s\n", line.buf);
-	bisect_puts_safe(&out);
+	bisect_add_safe(res, &out);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -197,9 +192,9 @@ static void json_cmp(struct json *j, const char *key,
 	json_object_end(j);
 }
 
-static void print_json(const struct bisect *b, const struct report *rp,
-		       const struct bench_probe *bp, const struct series *s,
-		       const struct series_version *v)
+static void json_report(struct strbuf *res, const struct bisect *b,
+			const struct report *rp, const struct bench_probe *bp,
+			const struct series *s, const struct series_version *v)
 {
 	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
 	struct json j;
@@ -244,7 +239,7 @@ static void print_json(const struct bisect *b, const struct report *rp,
 			continue;
 		json_object_begin(&j);
 		json_int_member(&j, "patch", (int64_t)i);
-		json_string_member(&j, "outcome", outcome_name(b->at[i]));
+		json_string_member(&j, "outcome", bisect_outcome_name(b->at[i]));
 		json_bool_member(&j, "ran", bp->ran[i]);
 		json_string_member(&j, "why", bp->why[i].buf);
 		json_object_end(&j);
@@ -253,7 +248,7 @@ static void print_json(const struct bisect *b, const struct report *rp,
 	result_line(&line, rp, bp, v);
 	json_string_member(&j, "line", line.buf);
 	json_object_end(&j);
-	puts(out.buf);
+	strbuf_addf(res, "%s\n", out.buf);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -288,7 +283,8 @@ static int pair(struct bench_probe *bp, struct engine *e,
 	return 0;
 }
 
-int bench_bisect(struct engine *e, const struct check *c, int json)
+int bench_bisect(struct engine *e, const struct check *c, int json,
+		 struct strbuf *out)
 {
 	struct bench_probe bp;
 	struct bisect_probe probe = { bench_probe_test, &bp };
@@ -389,9 +385,9 @@ int bench_bisect(struct engine *e, const struct check *c, int json)
 		goto out;
 	rp.runs = after - before;
 	if (json)
-		print_json(&b, &rp, &bp, e->s, e->v);
+		json_report(out, &b, &rp, &bp, e->s, e->v);
 	else
-		print_text(&b, &rp, &bp, e->s, e->v);
+		text_report(out, &b, &rp, &bp, e->s, e->v);
 	r = rp.answer == BB_FOUND ? 0 : 1;
 out:
 	bisect_release(&b);

@@ -9,15 +9,12 @@
  * is an outcome of its own; with --check the check runs on the series
  * applied there.
  */
+#include "bisect/baseprobe.h"
 #include "bisect/report.h"
-#include "bisect/search.h"
 #include "bisect/setup.h"
-#include "bisect/testprobe.h"
 #include "ci/checks.h"
-#include "ci/engine.h"
-#include "series/apply.h"
 #include "series/store.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
@@ -33,128 +30,6 @@ static const char *const usage[] = {
 	"[--check <check>] [--subtest <pattern>] [--retries <n>] [--json]",
 	NULL
 };
-
-struct base_probe {
-	git_repository *repo;
-	const struct series_version *v;
-	git_oid *bases;		/* positions 0..m: 0 is --good */
-	size_t m;
-	struct engine *e;	/* NULL without --check */
-	const struct check *c;
-	const char *subtest;
-	/* per position */
-	unsigned char *ran, *conflict;
-	size_t *failed_patch;	/* conflict: 0-based patch */
-	struct strbuf *why;
-};
-
-/* The series as applied on base: a version of commits of its own. */
-static void version_on(struct series_version *tv,
-		       const struct series_version *v, const git_oid *base,
-		       const git_oid *commits)
-{
-	size_t i;
-
-	memset(tv, 0, sizeof(*tv));
-	tv->number = v->number;
-	git_oid_cpy(&tv->base, base);
-	tv->loaded = 1;
-	tv->patches = xcalloc(v->nr_patches, sizeof(*tv->patches));
-	tv->nr_patches = tv->alloc_patches = v->nr_patches;
-	for (i = 0; i < v->nr_patches; i++) {
-		git_oid_cpy(&tv->patches[i].commit, &commits[i]);
-		tv->patches[i].subject = v->patches[i].subject;	/* borrowed */
-	}
-}
-
-static int base_test(void *data, size_t i, int again,
-		     enum bisect_outcome *out)
-{
-	struct base_probe *bp = data;
-	const struct series_version *v = bp->v;
-	git_oid *commits = xcalloc(v->nr_patches, sizeof(*commits));
-	struct apply_result ar;
-	struct series_version tv;
-	struct test_probe tp;
-	struct strbuf *why = &bp->why[i];
-	struct series_version *was;
-	int r;
-
-	strbuf_reset(why);
-	r = series_apply_commits(bp->repo, v, &bp->bases[i], commits, &ar);
-	if (r < 0)
-		goto out;
-	bp->ran[i] = 1;
-	if (!ar.applies) {
-		const char *t = v->patches[ar.failed].subject;
-
-		bp->conflict[i] = 1;
-		bp->failed_patch[i] = ar.failed;
-		strbuf_addf(why, "patch %zu/%zu \"%s\" does not apply",
-			    ar.failed + 1, v->nr_patches, t ? t : "");
-		if (ar.path)
-			strbuf_addf(why, " (%s)", ar.path);
-		*out = BISECT_BAD;
-		goto out;
-	}
-	if (!bp->e) {
-		strbuf_addstr(why, "applies");
-		*out = BISECT_GOOD;
-		goto out;
-	}
-	version_on(&tv, v, &bp->bases[i], commits);
-	was = bp->e->v;
-	bp->e->v = &tv;
-	test_probe_init(&tp, bp->e, bp->c, bp->subtest);
-	r = test_probe_test(&tp, v->nr_patches, again, out);
-	if (!r)
-		strbuf_addf(why, "applies; %s %s%s", bp->c->name,
-			    tp.why[v->nr_patches].buf,
-			    tp.ran[v->nr_patches] ? "" : " (stored)");
-	test_probe_release(&tp);
-	bp->e->v = was;
-	free(tv.patches);
-out:
-	apply_result_release(&ar);
-	free(commits);
-	return r;
-}
-
-/* First-parent commits after good up to bad, oldest first. */
-static int base_commits(git_repository *repo, const git_oid *good,
-			const git_oid *bad, git_oid **out, size_t *nr)
-{
-	git_revwalk *w = NULL;
-	git_oid oid, *list = NULL;
-	size_t n = 0, alloc = 0;
-	int r;
-
-	if (git_revwalk_new(&w, repo) < 0 ||
-	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) < 0 ||
-	    git_revwalk_simplify_first_parent(w) < 0 ||
-	    git_revwalk_push(w, bad) < 0 || git_revwalk_hide(w, good) < 0) {
-		r = error_git("cannot walk the base commits");
-		goto out;
-	}
-	ALLOC_GROW(list, n + 1, alloc);
-	git_oid_cpy(&list[n++], good);
-	while (!(r = git_revwalk_next(&oid, w))) {
-		ALLOC_GROW(list, n + 1, alloc);
-		git_oid_cpy(&list[n++], &oid);
-	}
-	if (r != GIT_ITEROVER) {
-		r = error_git("cannot walk the base commits");
-		goto out;
-	}
-	r = 0;
-	*out = list;
-	*nr = n - 1;
-	list = NULL;
-out:
-	free(list);
-	git_revwalk_free(w);
-	return r;
-}
 
 /* "0123456789ab "subject"" of a commit. */
 static void commit_name(struct strbuf *out, git_repository *repo,
@@ -213,7 +88,7 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 static void print_text(const struct bisect *b, const struct base_probe *bp,
 		       const struct series *s, const char *what)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&out, "%s v%d on %zu base commit%s: %zu tested (%zu "
@@ -223,15 +98,16 @@ static void print_text(const struct bisect *b, const struct base_probe *bp,
 	for (i = 0; i <= bp->m; i++) {
 		if (b->at[i] == BISECT_UNKNOWN)
 			continue;
-		strbuf_addf(&out, "  %4zu %s %-4s %s\n", i,
+		strbuf_addf(&out, "  %4zu %s %-10s %s\n", i,
 			    oid_short(&bp->bases[i], 12),
-			    b->at[i] == BISECT_GOOD ? "good" :
-			    b->at[i] == BISECT_BAD ? "bad" : "skip",
-			    bp->why[i].buf);
+			    bisect_outcome_name(b->at[i]), bp->why[i].buf);
 	}
 	result_line(&out, b, bp, what);
 	strbuf_addch(&out, '\n');
-	bisect_puts_safe(&out);
+	strbuf_reset(&safe);
+	bisect_add_safe(&safe, &out);
+	fputs(safe.buf, stdout);
+	strbuf_release(&safe);
 	strbuf_release(&out);
 }
 
@@ -284,9 +160,8 @@ static void print_json(const struct bisect *b, const struct base_probe *bp,
 		json_object_begin(&j);
 		json_int_member(&j, "index", (int64_t)i);
 		json_string_member(&j, "commit", oid_short(&bp->bases[i], 40));
-		json_string_member(&j, "outcome", b->at[i] == BISECT_GOOD ?
-				   "good" : b->at[i] == BISECT_BAD ? "bad" :
-				   "untestable");
+		json_string_member(&j, "outcome",
+				   bisect_outcome_name(b->at[i]));
 		json_string_member(&j, "why", bp->why[i].buf);
 		json_object_end(&j);
 	}
@@ -297,25 +172,6 @@ static void print_json(const struct bisect *b, const struct base_probe *bp,
 	puts(out.buf);
 	strbuf_release(&out);
 	strbuf_release(&line);
-}
-
-static int resolve(git_repository *repo, const char *rev, const char *opt,
-		   git_oid *out)
-{
-	git_object *o = NULL, *c = NULL;
-
-	if (git_revparse_single(&o, repo, rev) < 0)
-		return error_code(RESPIN_EUSAGE, "%s %s: not a revision here",
-				  opt, rev);
-	if (git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0) {
-		git_object_free(o);
-		return error_code(RESPIN_EUSAGE, "%s %s: not a commit", opt,
-				  rev);
-	}
-	git_oid_cpy(out, git_object_id(c));
-	git_object_free(c);
-	git_object_free(o);
-	return 0;
 }
 
 int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
@@ -342,9 +198,7 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 	struct engine e;
 	struct base_probe bp = { 0 };
 	struct bisect b = { 0 };
-	struct bisect_probe probe = { base_test, &bp };
-	git_oid g, x;
-	size_t i;
+	struct bisect_probe probe = { base_probe_test, &bp };
 	int engine_ready = 0;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
@@ -375,31 +229,15 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 		if (r < 0)
 			goto fail;
 	}
-	if ((r = resolve(ctx->repo, good, "--good", &g)) < 0 ||
-	    (r = resolve(ctx->repo, bad, "--bad", &x)) < 0)
+	r = base_probe_init(&bp, ctx->repo, good, bad);
+	if (r < 0)
 		goto fail;
-	if (!git_oid_equal(&g, &x) &&
-	    git_graph_descendant_of(ctx->repo, &x, &g) != 1) {
-		r = error("--good %s is not an ancestor of --bad %s: give an "
-			  "older good base", good, bad);
-		goto fail;
-	}
 	series_release(&s);
 	r = bisect_load_version(ctx->repo, argv[0], &s, &v);
 	if (r < 0)
 		goto fail;
-	r = base_commits(ctx->repo, &g, &x, &bp.bases, &bp.m);
-	if (r < 0)
-		goto fail;
-	bp.repo = ctx->repo;
 	bp.v = v;
 	bp.subtest = subtest;
-	bp.ran = xcalloc(bp.m + 1, 1);
-	bp.conflict = xcalloc(bp.m + 1, 1);
-	bp.failed_patch = xcalloc(bp.m + 1, sizeof(*bp.failed_patch));
-	bp.why = xcalloc(bp.m + 1, sizeof(*bp.why));
-	for (i = 0; i <= bp.m; i++)
-		strbuf_init(&bp.why[i], 0);
 	if (check) {
 		r = bisect_engine_start(ctx, &e, &s, v, &checks, &rs,
 					&engine_ready);
@@ -411,7 +249,7 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 	b.retries = check ? retries : 0;
 	r = bisect_run(&b, &probe);
 	if (r < 0) {
-		r = bisect_stopped(r, "what ran is stored");
+		r = command_stopped(r, "what ran is stored");
 		goto out;
 	}
 	{
@@ -435,13 +273,7 @@ out:
 	bisect_release(&b);
 	if (engine_ready)
 		engine_release(&e);
-	for (i = 0; bp.why && i <= bp.m; i++)
-		strbuf_release(&bp.why[i]);
-	free(bp.why);
-	free(bp.ran);
-	free(bp.conflict);
-	free(bp.failed_patch);
-	free(bp.bases);
+	base_probe_release(&bp);
 	results_close(rs);
 	checks_release(&checks);
 	series_release(&s);

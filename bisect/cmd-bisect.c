@@ -15,7 +15,7 @@
 #include "ci/checks.h"
 #include "ci/engine.h"
 #include "series/store.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
@@ -31,12 +31,6 @@ static const char *const usage[] = {
 	"[--retries <n>] [--json]",
 	NULL
 };
-
-static const char *outcome_name(enum bisect_outcome o)
-{
-	return o == BISECT_GOOD ? "good" : o == BISECT_BAD ? "bad" :
-	       o == BISECT_SKIP ? "untestable" : "unknown";
-}
 
 /* The one line a reply can quote. */
 static void result_line(struct strbuf *out, const struct bisect *b,
@@ -106,7 +100,8 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, i, 0);
 		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
-			    outcome_name(b->at[i]), tp->ran[i] ? "ran" : "stored",
+			    bisect_outcome_name(b->at[i]),
+			    tp->ran[i] ? "ran" : "stored",
 			    tp->why[i].buf);
 	}
 	if (b->good_again && b->answer == BISECT_FOUND) {
@@ -118,7 +113,9 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 	strbuf_reset(&line);
 	result_line(&line, b, tp, v, what);
 	strbuf_addf(&out, "%s\n", line.buf);
-	bisect_puts_safe(&out);
+	strbuf_reset(&line);
+	bisect_add_safe(&line, &out);
+	fputs(line.buf, stdout);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -179,7 +176,7 @@ static void print_json(const struct bisect *b, const struct test_probe *tp,
 			continue;
 		json_object_begin(&j);
 		json_int_member(&j, "patch", (int64_t)i);
-		json_string_member(&j, "outcome", outcome_name(b->at[i]));
+		json_string_member(&j, "outcome", bisect_outcome_name(b->at[i]));
 		json_bool_member(&j, "ran", tp->ran[i]);
 		json_string_member(&j, "why", tp->why[i].buf);
 		json_object_end(&j);
@@ -246,9 +243,10 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r < 0)
 		goto fail;
 	if (c->kind == CHECK_BENCH) {
-		r = bench_bisect(&e, c, json);
+		r = bench_bisect(&e, c, json, &what);
+		fputs(what.buf, stdout);
 		if (r < 0)
-			r = bisect_stopped(r, "the runs taken are stored");
+			r = command_stopped(r, "the runs taken are stored");
 		goto out;
 	}
 
@@ -262,7 +260,7 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 	if (r >= 0)
 		r = bisect_run(&b, &probe);
 	if (r < 0) {
-		r = bisect_stopped(r, "what ran is stored");
+		r = command_stopped(r, "what ran is stored");
 	} else {
 		if (subtest)
 			strbuf_addf(&what, "%s subtest %s", c->name, subtest);

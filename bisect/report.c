@@ -2,8 +2,6 @@
 #include "bisect/report.h"
 #include "tools/lib/termsafe.h"
 
-#include <stdio.h>
-
 void bisect_position_name(struct strbuf *out, const struct series_version *v,
 			  size_t i, int title)
 {
@@ -16,11 +14,7 @@ void bisect_position_name(struct strbuf *out, const struct series_version *v,
 		strbuf_addf(out, " \"%s\"", v->patches[i - 1].subject);
 }
 
-void bisect_puts_safe(const struct strbuf *text)
+void bisect_add_safe(struct strbuf *out, const struct strbuf *text)
 {
-	struct strbuf safe = STRBUF_INIT;
-
-	strbuf_add_term_safe(&safe, text->buf, text->len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
-	strbuf_release(&safe);
+	strbuf_add_term_safe(out, text->buf, text->len, TERM_SAFE_LINES);
 }

@@ -11,8 +11,10 @@
 void bisect_position_name(struct strbuf *out, const struct series_version *v,
 			  size_t i, int title);
 
-/* text on stdout, made safe for a terminal (it quotes subjects and
- * what checks printed). */
-void bisect_puts_safe(const struct strbuf *text);
+/*
+ * Appends text made safe for a terminal (it quotes subjects and what
+ * checks printed).
+ */
+void bisect_add_safe(struct strbuf *out, const struct strbuf *text);
 
 #endif

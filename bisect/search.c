@@ -18,6 +18,18 @@ void bisect_release(struct bisect *b)
 	b->at = NULL;
 }
 
+const char *bisect_outcome_name(enum bisect_outcome o)
+{
+	static const char *const names[] = {
+		[BISECT_UNKNOWN] = "unknown",
+		[BISECT_GOOD] = "good",
+		[BISECT_BAD] = "bad",
+		[BISECT_SKIP] = "untestable",
+	};
+
+	return (size_t)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
+}
+
 const char *bisect_answer_name(enum bisect_answer a)
 {
 	switch (a) {

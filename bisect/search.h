@@ -65,6 +65,11 @@ void bisect_release(struct bisect *b);
 /* Runs the search; 0 with b->answer set, <0 if a probe failed. */
 int bisect_run(struct bisect *b, const struct bisect_probe *p);
 
+/*
+ * "good", "bad", "untestable", "unknown": a position's outcome, as the
+ * docs, the text and --json of bisect and bisect-base name it.
+ */
+const char *bisect_outcome_name(enum bisect_outcome o);
 /* "found", "none", "bad-at-start", "untestable", "flaky". */
 const char *bisect_answer_name(enum bisect_answer a);
 

@@ -4,9 +4,7 @@
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 #include "tools/lib/strbuf.h"
-#include "tools/lib/termsafe.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #define DEFAULT_RETRIES 2
@@ -109,12 +107,4 @@ int bisect_engine_start(struct command_context *ctx, struct engine *e,
 	return 0;
 }
 
-int bisect_stopped(int r, const char *kept)
-{
-	if (!run_interrupted())
-		return error_report(r);
-	fprintf(stderr, "respin: %s: stopped; %s\n", term_safe(error_last()),
-		kept);
-	error_clear();
-	return 128 + run_interrupted();
-}
+

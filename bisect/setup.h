@@ -42,11 +42,5 @@ int bisect_engine_start(struct command_context *ctx, struct engine *e,
 			struct check_list *checks, struct results **rs,
 			int *ready);
 
-/*
- * The exit code of a bisect that failed with r: interrupted, it says
- * "stopped; KEPT" (what is stored) and gives 128 + the signal; else
- * the error, reported.
- */
-int bisect_stopped(int r, const char *kept);
 
 #endif

@@ -11,7 +11,7 @@
 #include "ci/engine.h"
 #include "ci/executor.h"
 #include "ci/static.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

@@ -12,7 +12,7 @@
 #include "series/splits.h"
 #include "series/trailerdiff.h"
 #include "series/store.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

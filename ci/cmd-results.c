@@ -9,7 +9,7 @@
 #include "ci/engine.h"
 #include "ci/grid.h"
 #include "ci/warnings.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

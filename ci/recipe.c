@@ -5,7 +5,9 @@
  */
 #include "ci/recipe.h"
 #include "tools/lib/error.h"
-#include "tools/lib/jsonparse.h"
+#include "tools/lib/jsonread.h"
+
+#include <json-c/json.h>
 #include "tools/lib/strbuf.h"
 
 #include <stdarg.h>
@@ -229,13 +231,26 @@ int recipe_parse_stress_ng_yaml(const char *text, size_t len,
 		     "metrics:", key, stressor);
 }
 
+/* A number member of o (an integer or a double), or -1 when none. */
+static int number_of(struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return -1;
+	if (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int))
+		return -1;
+	*out = json_object_get_double(v);
+	return 0;
+}
+
 int recipe_parse_fio_json(const char *text, size_t len, const char *jobname,
 			  double *mibps)
 {
 	const char *start = text, *end = text + len;
-	const struct json_value *jobs, *read, *bw;
-	struct json_value doc;
-	size_t i;
+	struct json_object *doc = NULL, *jobs = NULL;
+	size_t i, n;
 	int r;
 
 	/* fio may put notes before the document: it starts at a '{' line */
@@ -246,39 +261,40 @@ int recipe_parse_fio_json(const char *text, size_t len, const char *jobname,
 	}
 	if (start == end)
 		return error("fio's output has no JSON document");
-	r = json_parse(start, (size_t)(end - start), &doc);
-	if (r < 0) {
-		json_value_release(&doc);
+	r = json_read(start, (size_t)(end - start), &doc);
+	if (r < 0)
 		return error("fio's JSON: %s", error_last());
-	}
-	jobs = json_member(&doc, "jobs");
 	r = 1;		/* no such job, or no read.bw_bytes */
-	for (i = 0; jobs && jobs->type == JSON_ARRAY && i < jobs->nr; i++) {
-		const struct json_value *job = &jobs->items[i];
-		const struct json_value *err = json_member(job, "error");
-		const char *name = json_member_string(job, "jobname");
+	if (!json_object_object_get_ex(doc, "jobs", &jobs) ||
+	    !json_object_is_type(jobs, json_type_array))
+		jobs = NULL;
+	n = jobs ? json_object_array_length(jobs) : 0;
+	for (i = 0; i < n; i++) {
+		struct json_object *job = json_object_array_get_idx(jobs, i);
+		struct json_object *read = NULL;
+		const char *name = json_read_string(job, "jobname");
+		double err = 0, bw;
 
 		if (!name || strcmp(name, jobname))
 			continue;
-		if (err && err->type == JSON_NUMBER && err->number != 0) {
+		if (!number_of(job, "error", &err) && err != 0) {
 			r = error("fio's job '%s' failed (error %g)", jobname,
-				  err->number);
+				  err);
 			break;
 		}
-		read = json_member(job, "read");
-		bw = json_member(read, "bw_bytes");
-		if (!bw || bw->type != JSON_NUMBER)
+		if (!json_object_object_get_ex(job, "read", &read) ||
+		    number_of(read, "bw_bytes", &bw) < 0)
 			break;
-		if (!(bw->number > 0)) {
+		if (!(bw > 0)) {
 			r = error("fio's job '%s' read nothing (bw_bytes %g)",
-				  jobname, bw->number);
+				  jobname, bw);
 			break;
 		}
-		*mibps = bw->number / (1024.0 * 1024.0);
+		*mibps = bw / (1024.0 * 1024.0);
 		r = 0;
 		break;
 	}
-	json_value_release(&doc);
+	json_read_free(doc);
 	if (r > 0)
 		r = error("fio's JSON has no job '%s' with read.bw_bytes",
 			  jobname);

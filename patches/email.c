@@ -120,6 +120,13 @@ static void fold_long(struct strbuf *out, size_t start)
 	strbuf_release(&line);
 }
 
+void email_mime_headers(struct strbuf *out)
+{
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+}
+
 void email_header(struct strbuf *out, const char *name, const char *value)
 {
 	size_t start = out->len;
@@ -246,10 +253,11 @@ int email_from_commit(git_repository *repo, git_commit *commit,
 	git_buf stat = GIT_BUF_INIT, patch = GIT_BUF_INIT;
 	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
 	const char *summary = git_commit_summary(commit);
-	int r = -1;
+	int r = patch_commit_diff(repo, commit, &diff);
 
-	if (patch_commit_diff(repo, commit, &diff) < 0)
-		return -1;
+	if (r < 0)
+		return r;
+	r = RESPIN_ERR;
 	if (git_diff_get_stats(&stats, diff) < 0 ||
 	    git_diff_stats_to_buf(&stat, stats, GIT_DIFF_STATS_FULL |
 				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0 ||
@@ -274,9 +282,7 @@ int email_from_commit(git_repository *repo, git_commit *commit,
 		strbuf_addf(out, "In-Reply-To: <%s>\n", o->in_reply_to);
 	if (o->references)
 		strbuf_addf(out, "References: %s\n", o->references);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	email_mime_headers(out);
 
 	strbuf_addstr(&body, message_body(git_commit_message(commit)));
 	strbuf_rtrim(&body);

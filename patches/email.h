@@ -29,6 +29,12 @@ void email_subject_tag(struct strbuf *out, const struct email_options *o);
 /* Appends an RFC 2822 date for a git time (in its own offset). */
 void email_date(struct strbuf *out, git_time_t when, int offset_minutes);
 
+/*
+ * Appends the MIME headers of a plain-text mail in UTF-8, sent as it
+ * is (8bit), and the blank line that ends the header block.
+ */
+void email_mime_headers(struct strbuf *out);
+
 /* Appends a header line, encoding non-ASCII text as RFC 2047 words. */
 void email_header(struct strbuf *out, const char *name, const char *value);
 /*

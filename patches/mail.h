@@ -19,7 +19,8 @@
  *
  * Both take the raw message (as mbox_next() returns it) and copy what
  * they keep: the structs own their strings; *_release() frees them and
- * leaves an empty struct behind.
+ * leaves an empty struct behind.  The scan is patches/mail.c, the Date:
+ * header patches/maildate.c, the full parse patches/mailbody.c.
  */
 
 /* Where a message came from, for error messages (both may be unset). */
@@ -82,6 +83,13 @@ int mail_date_parse_tz(const char *s, long long *out, int *tz_minutes);
  */
 void mail_describe(struct strbuf *out, const char *msgid,
 		   const struct mail_where *where);
+
+/*
+ * The next "<id>" between *pp (moved past it) and end, without the
+ * angle brackets (allocated); the first word when bare is set and
+ * there are none.  NULL when there is none.
+ */
+char *mail_id_next(const char **pp, const char *end, int bare);
 
 struct mail_body {
 	char *text;		/* the body, UTF-8 (see warnings), NUL-terminated */

@@ -317,10 +317,10 @@ static int maildir_open(struct mbox *mb)
 	mb->maildir = 1;
 	a = maildir_list(mb, "cur", &alloc);
 	if (a < 0)
-		return -1;
+		return a;
 	b = maildir_list(mb, "new", &alloc);
 	if (b < 0)
-		return -1;
+		return b;
 	if (!a && !b) {
 		error("%s is a directory but not a maildir: it has no cur/ or new/",
 		      mb->path);
@@ -336,7 +336,7 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 {
 	struct mbox *mb;
 	struct stat st;
-	int fd;
+	int fd, r = RESPIN_ERR;
 
 	*out = NULL;
 	mb = mbox_alloc(path, fmt);
@@ -352,7 +352,8 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		if (maildir_open(mb) < 0)
+		r = maildir_open(mb);
+		if (r < 0)
 			goto fail;
 		*out = mb;
 		return 0;
@@ -383,26 +384,29 @@ int mbox_open(struct mbox **out, const char *path, enum mbox_format fmt)
 		mb->size = mb->map_size;
 	}
 	close(fd);
-	if (mbox_start(mb) < 0)
+	r = mbox_start(mb);
+	if (r < 0)
 		goto fail;
 	*out = mb;
 	return 0;
 fail:
 	mbox_free(mb);
-	return -1;
+	return r;
 }
 
 int mbox_open_buffer(struct mbox **out, const char *data, size_t len,
 		     const char *name, enum mbox_format fmt)
 {
 	struct mbox *mb = mbox_alloc(name ? name : "(buffer)", fmt);
+	int r;
 
 	*out = NULL;
 	mb->buf = data;
 	mb->size = len;
-	if (mbox_start(mb) < 0) {
+	r = mbox_start(mb);
+	if (r < 0) {
 		mbox_free(mb);
-		return -1;
+		return r;
 	}
 	*out = mb;
 	return 0;

@@ -169,8 +169,9 @@ int patch_commit_id(git_repository *repo, git_commit *commit, git_oid *out)
 	git_diff *diff;
 	int r;
 
-	if (patch_commit_diff(repo, commit, &diff) < 0)
-		return -1;
+	r = patch_commit_diff(repo, commit, &diff);
+	if (r < 0)
+		return r;
 	r = git_diff_patchid(out, diff, NULL);
 	git_diff_free(diff);
 	if (r < 0)

@@ -57,9 +57,11 @@ static int nm_collect(const char *path, void *data)
 
 static int open_mbox_buffer(struct mail_source *src)
 {
-	if (mbox_open_buffer(&src->mb, src->buf, src->size, src->name,
-			     MBOX_AUTO) < 0)
-		return -1;
+	int r = mbox_open_buffer(&src->mb, src->buf, src->size, src->name,
+				 MBOX_AUTO);
+
+	if (r < 0)
+		return r;
 	src->fmt = mbox_format_get(src->mb);
 	return 0;
 }

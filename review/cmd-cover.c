@@ -5,9 +5,9 @@
  */
 #include "review/changelog.h"
 #include "review/cover.h"
-#include "review/sendto.h"
+#include "review/coveredit.h"
 #include "series/trailerdiff.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"
@@ -15,12 +15,9 @@
 #include "tools/lib/run.h"
 #include "tools/lib/termsafe.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static const char *const usage[] = {
 	"respin cover <name>[@v<n>] [--subject-prefix <p>] [--rfc] "
@@ -46,163 +43,51 @@ static void lost_since_previous(git_repository *repo, struct series *s,
 	}
 }
 
-/* Stores text as v's cover; says so, or that nothing changed. */
-static int store_text(git_repository *repo, struct series *s,
-		      struct series_version *v, struct strbuf *text)
+static void print_stored(const struct series *s,
+			 const struct series_version *v, int stored)
 {
-	struct strbuf old = STRBUF_INIT, msg = STRBUF_INIT;
-	int r;
-
-	strbuf_rtrim(text);
-	if (!text->len)
-		return error("the cover text is empty; nothing changed");
-	strbuf_addch(text, '\n');
-	r = series_version_attachment(repo, s, v, "cover", &old);
-	if (r < 0 && r != RESPIN_ENOTFOUND)
-		goto out;
-	if (!r && old.len == text->len && !memcmp(old.buf, text->buf, old.len)) {
-		printf("%s v%d: the cover text is unchanged\n", s->name,
-		       v->number);
-		r = 0;
-		goto out;
-	}
-	series_version_attach(v, "cover", text->buf, text->len);
-	strbuf_addf(&msg, "respin cover: %s v%d", s->name, v->number);
-	r = series_save(repo, s, NULL, msg.buf);
-	if (!r)
-		printf("%s v%d: cover text stored\n", s->name, v->number);
-out:
-	strbuf_release(&old);
-	strbuf_release(&msg);
-	return r;
+	printf("%s v%d: %s\n", s->name, v->number, stored ?
+	       "cover text stored" : "the cover text is unchanged");
 }
 
-/* Equal but for white space at the end. */
-static int same_text(struct strbuf *a, struct strbuf *b)
-{
-	strbuf_rtrim(a);
-	strbuf_rtrim(b);
-	return a->len == b->len && !memcmp(a->buf, b->buf, a->len);
-}
-
+/* --edit: the text in the user's editor, run as git runs it. */
 static int edit_text(git_repository *repo, struct series *s,
 		     struct series_version *v)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, seed = STRBUF_INIT;
-	struct strbuf offered = STRBUF_INIT;
-	char *editor = repo_editor(repo);
-	const char *argv[] = { "sh", "-c", NULL, NULL, NULL, NULL };
+	struct cover_edit ed;
 	struct strbuf script = STRBUF_INIT;
-	FILE *f;
-	struct trailerdiff td;
-	int r = cover_edit_seed(repo, s, v, &text);
-	size_t i;
+	const char *argv[] = { "sh", "-c", NULL, NULL, NULL, NULL };
+	int stored, r;
 
-	if (r < 0)
-		goto out;
-	/* who respin send would send it to, to edit with the text */
-	if (sendto_offer(repo, s, v, &text, &offered) < 0) {
-		warning("no recipients to edit: %s", error_last());
-		error_clear();
-		strbuf_reset(&offered);
+	cover_edit_init(&ed);
+	r = cover_edit_begin(repo, s, v, &ed);
+	if (!r) {
+		strbuf_addf(&script, "%s \"$@\"", ed.editor);
+		argv[2] = script.buf;
+		argv[3] = ed.editor;
+		argv[4] = ed.path.buf;
+		r = run_interactive(argv);
 	}
-	/* what the author must put back, where they write the letter */
-	lost_since_previous(repo, s, v, &td);
-	if (td.nr)
-		strbuf_addf(&text, "#\n# Tags lost since v%d (put them back "
-			    "in the commits):\n", td.va);
-	for (i = 0; i < td.nr; i++) {
-		strbuf_addstr(&text, "# ");
-		trailerdiff_line(&td, i, &text);
-		strbuf_addch(&text, '\n');
-	}
-	trailerdiff_release(&td);
-	strbuf_addf(&path, "%srespin", git_repository_path(repo));
-	if (mkdir(path.buf, 0777) < 0 && errno != EEXIST) {
-		r = error_errno("cannot make %s", path.buf);
-		goto out;
-	}
-	strbuf_addstr(&path, "/COVER_EDITMSG");
-	f = fopen(path.buf, "w");
-	if (!f || fwrite(text.buf, 1, text.len, f) != text.len ||
-	    fclose(f) != 0) {
-		r = error_errno("cannot write %s", path.buf);
-		goto out;
-	}
-	strbuf_add(&seed, text.buf, text.len);
-	cover_strip_comments(&seed);
-	/* the editor is the user's own setting: run it as git does */
-	strbuf_addf(&script, "%s \"$@\"", editor);
-	argv[2] = script.buf;
-	argv[3] = editor;
-	argv[4] = path.buf;
-	r = run_interactive(argv);
-	if (r > 0) {
+	if (r > 0)
 		r = error("the editor (%s) exited with %d; the cover text is "
-			  "unchanged (your text is in %s)", editor, r,
-			  path.buf);
-		goto out;
-	}
-	if (r < 0)
-		goto out;
-	strbuf_reset(&text);
-	if (strbuf_read_file(&text, path.buf) < 0) {
-		r = error_errno("cannot read %s", path.buf);
-		goto out;
-	}
-	cover_strip_comments(&text);
-	if (same_text(&text, &seed)) {
-		/* closed without a change: keep what is stored */
-		printf("%s v%d: the cover text is unchanged\n", s->name,
-		       v->number);
-		unlink(path.buf);
-		r = 0;
-		goto out;
-	}
-	if (offered.len)
-		series_version_attach(v, "recipients-offered", offered.buf,
-				      offered.len);
-	r = store_text(repo, s, v, &text);
+			  "unchanged (your text is in %s)", ed.editor, r,
+			  ed.path.buf);
 	if (!r)
-		unlink(path.buf);
-out:
-	free(editor);
-	strbuf_release(&offered);
+		r = cover_edit_end(repo, s, v, &ed, &stored);
+	if (!r)
+		print_stored(s, v, stored);
+	cover_edit_release(&ed);
 	strbuf_release(&script);
-	strbuf_release(&path);
-	strbuf_release(&text);
-	strbuf_release(&seed);
 	return r;
 }
 
 static int file_text(git_repository *repo, struct series *s,
 		     struct series_version *v, const char *file)
 {
-	struct strbuf text = STRBUF_INIT;
-	int r;
+	int stored, r = cover_text_from_file(repo, s, v, file, &stored);
 
-	if (!strcmp(file, "-"))
-		r = strbuf_read_fd(&text, 0);
-	else
-		r = strbuf_read_file(&text, file);
-	if (r < 0)
-		r = error_errno("cannot read %s",
-				strcmp(file, "-") ? file : "standard input");
-	else if (!text.len)
-		r = error("%s is empty; the cover text is unchanged", file);
-	else {
-		/*
-		 * The text is all the author's: nothing it lacks is left
-		 * out, not even what an older version's edit turned down.
-		 */
-		static const char none[] =
-			"# none: the text was given whole (respin cover --file)\n";
-
-		series_version_attach(v, "recipients-offered", none,
-				      sizeof(none) - 1);
-		r = store_text(repo, s, v, &text);
-	}
-	strbuf_release(&text);
+	if (!r)
+		print_stored(s, v, stored);
 	return r;
 }
 
@@ -231,6 +116,59 @@ static void print_json(const struct cover_letter *c, const struct series *s,
 	strbuf_release(&out);
 }
 
+/* The letter: escaped on a terminal, as it will be sent elsewhere. */
+static void print_letter(const struct cover_letter *c, int tty)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	if (!tty) {
+		printf("Subject: %s\n\n%s", c->subject.buf, c->body.buf);
+		return;
+	}
+	strbuf_addstr(&safe, "Subject: ");
+	strbuf_add_term_safe(&safe, c->subject.buf, c->subject.len, 0);
+	strbuf_addstr(&safe, "\n\n");
+	strbuf_add_term_safe(&safe, c->body.buf, c->body.len, TERM_SAFE_LINES);
+	fputs(safe.buf, stdout);
+	strbuf_release(&safe);
+}
+
+/* The finished letter of v, printed, and the tags lost for its author. */
+static int show_letter(struct command_context *ctx, struct series *s,
+		       struct series_version *v, struct cover_options *co,
+		       int json)
+{
+	struct cover_letter c = { STRBUF_INIT, STRBUF_INIT, 0 };
+	struct trailerdiff td = { 0 };
+	char *lore = repo_lore_url(ctx->repo);
+	size_t i;
+	int r;
+
+	co->lore_url = lore;
+	r = cover_build(ctx->repo, s, v, co, &c);
+	if (r < 0)
+		goto out;
+	lost_since_previous(ctx->repo, s, v, &td);
+	if (json)
+		print_json(&c, s, v, &td);
+	else
+		print_letter(&c, ctx->stdout_is_tty);
+	/* for the author, not the list: never in the letter itself */
+	for (i = 0; !json && i < td.nr; i++) {
+		struct strbuf line = STRBUF_INIT;
+
+		fflush(stdout);
+		trailerdiff_line(&td, i, &line);
+		warning("%s", line.buf);
+		strbuf_release(&line);
+	}
+	trailerdiff_release(&td);
+out:
+	cover_letter_release(&c);
+	free(lore);
+	return r;
+}
+
 int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *file = NULL, *prefix = NULL, *tmpl_file = NULL;
@@ -253,13 +191,9 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 		OPT_END()
 	};
 	struct cover_options co = { 0 };
-	struct cover_letter c = { STRBUF_INIT, STRBUF_INIT, 0 };
 	struct strbuf pfx = STRBUF_INIT, tmpl = STRBUF_INIT;
 	struct series s;
 	struct series_version *v;
-	struct trailerdiff td = { 0 };
-	char *lore = NULL;
-	size_t i;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -289,72 +223,24 @@ int cmd_cover(int argc, const char **argv, struct command_context *ctx)
 		return r;
 	}
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
-	if (r < 0)
-		goto fail;
-	if (edit) {
+	if (!r && edit) {
 		r = edit_text(ctx->repo, &s, v);
-		goto done_or_fail;
-	}
-	if (file) {
+	} else if (!r && file) {
 		r = file_text(ctx->repo, &s, v, file);
-		goto done_or_fail;
+	} else if (!r) {
+		cover_subject_prefix(ctx->repo, &s, v, prefix, rfc, &pfx);
+		co.prefix = pfx.buf;
+		co.no_results = no_results;
+		if (tmpl_file) {
+			co.template_text = tmpl.buf;
+			co.template_origin = tmpl_file;
+		}
+		r = show_letter(ctx, &s, v, &co, json);
 	}
-	cover_subject_prefix(ctx->repo, &s, v, prefix, rfc, &pfx);
-	lore = repo_lore_url(ctx->repo);
-	co.prefix = pfx.buf;
-	co.lore_url = lore;
-	co.no_results = no_results;
-	if (tmpl_file) {
-		co.template_text = tmpl.buf;
-		co.template_origin = tmpl_file;
-	}
-	r = cover_build(ctx->repo, &s, v, &co, &c);
 	if (r < 0)
-		goto fail;
-	lost_since_previous(ctx->repo, &s, v, &td);
-	if (json) {
-		print_json(&c, &s, v, &td);
-	} else if (ctx->stdout_is_tty) {
-		/*
-		 * On a terminal what it would act on shows escaped; into a
-		 * pipe or a file goes the letter as it will be sent.
-		 */
-		struct strbuf safe = STRBUF_INIT;
-
-		strbuf_addstr(&safe, "Subject: ");
-		strbuf_add_term_safe(&safe, c.subject.buf, c.subject.len, 0);
-		strbuf_addstr(&safe, "\n\n");
-		strbuf_add_term_safe(&safe, c.body.buf, c.body.len,
-				     TERM_SAFE_LINES);
-		fputs(safe.buf, stdout);
-		strbuf_release(&safe);
-	} else {
-		printf("Subject: %s\n\n%s", c.subject.buf, c.body.buf);
-	}
-	/* for the author, not the list: never in the letter itself */
-	for (i = 0; !json && i < td.nr; i++) {
-		struct strbuf line = STRBUF_INIT;
-
-		fflush(stdout);
-		trailerdiff_line(&td, i, &line);
-		warning("%s", line.buf);
-		strbuf_release(&line);
-	}
-	trailerdiff_release(&td);
-	cover_letter_release(&c);
-	goto done;
-done_or_fail:
-	if (r < 0)
-		goto fail;
-done:
-	r = 0;
-	goto out;
-fail:
-	r = error_report(r);
-out:
+		r = error_report(r);
 	series_release(&s);
 	strbuf_release(&pfx);
 	strbuf_release(&tmpl);
-	free(lore);
 	return r;
 }

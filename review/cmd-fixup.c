@@ -6,7 +6,7 @@
  * per patch as the cover letter does (review/changes.c).
  */
 #include "review/fixup.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"

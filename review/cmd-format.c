@@ -7,7 +7,7 @@
 #include "review/cover.h"
 #include "review/format.h"
 #include "series/trailerdiff.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/termsafe.h"
 #include "tools/lib/json.h"

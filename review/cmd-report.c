@@ -4,7 +4,7 @@
  * one self-contained HTML page, with a plot a benchmark.
  */
 #include "review/report.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 

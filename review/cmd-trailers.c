@@ -7,7 +7,7 @@
  * series' own commits.
  */
 #include "review/trailers.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

@@ -86,7 +86,7 @@ static int version_text(git_repository *repo, const struct series *s,
 			const struct series_version *v, struct cover_text *ct)
 {
 	struct strbuf raw = STRBUF_INIT;
-	int r = series_version_attachment(repo, s, v, "cover", &raw);
+	int r = series_version_text(repo, s, v, SERIES_TEXT_COVER, &raw);
 
 	if (!r && !raw.len)
 		r = RESPIN_ENOTFOUND;
@@ -474,15 +474,15 @@ int cover_edit_seed(git_repository *repo, const struct series *s,
 		    const struct series_version *v, struct strbuf *out)
 {
 	size_t i = version_index(s, v) + 1;
-	int r = series_version_attachment(repo, s, v, "cover", out);
+	int r = series_version_text(repo, s, v, SERIES_TEXT_COVER, out);
 	if (r == RESPIN_ENOTFOUND) {
 		/* start from the nearest earlier text, plus this version's */
 		struct strbuf prev = STRBUF_INIT;
 
 		while (i-- > 0 && r == RESPIN_ENOTFOUND) {
 			strbuf_reset(&prev);
-			r = series_version_attachment(repo, s, &s->versions[i],
-						      "cover", &prev);
+			r = series_version_text(repo, s, &s->versions[i],
+						SERIES_TEXT_COVER, &prev);
 		}
 		if (r == RESPIN_ENOTFOUND) {
 			strbuf_addstr(out, "*** SUBJECT HERE ***\n\n"

@@ -25,8 +25,11 @@ int drafts_mbox_append(const char *path, const char *text, size_t len)
 	if (mb.len && mb.buf[mb.len - 1] != '\n')
 		strbuf_addch(&mb, '\n');
 	strbuf_addch(&mb, '\n');
-	if (mkdir_leading(path) < 0)
-		return -1;
+	r = mkdir_leading(path);
+	if (r < 0) {
+		strbuf_release(&mb);
+		return r;
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		strbuf_release(&mb);
@@ -62,7 +65,7 @@ int drafts_maildir_put(const char *dir, const char *text, size_t len,
 	const char *subs[] = { "tmp", "new", "cur" };
 	char host[256];
 	size_t i;
-	int fd, r = 0;
+	int r = 0;
 
 	if (gethostname(host, sizeof(host)) < 0)
 		strcpy(host, "localhost");
@@ -73,37 +76,17 @@ int drafts_maildir_put(const char *dir, const char *text, size_t len,
 	for (i = 0; i < 3; i++) {
 		strbuf_reset(&sub);
 		strbuf_addf(&sub, "%s/%s", dir, subs[i]);
-		if (mkdir_parents(sub.buf) < 0) {
-			r = -1;
+		r = mkdir_parents(sub.buf);
+		if (r < 0)
 			goto out;
-		}
 	}
 	reply_make_message_id(&name, NULL, when);
 	/* "TIME.PID.RANDOM@respin.localhost": keep the part before '@' */
 	strbuf_setlen(&name, (size_t)(strchr(name.buf, '@') - name.buf));
 	strbuf_addf(&name, ".respin.%s", host);
-	strbuf_addf(&tmp, "%s/tmp/%s", dir, name.buf);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		r = error_errno("cannot create %s", tmp.buf);
-		goto out;
-	}
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		unlink(tmp.buf);
-		goto out;
-	}
+	strbuf_addf(&tmp, "%s/tmp", dir);
 	strbuf_addf(where, "%s/cur/%s:2,D", dir, name.buf);
-	if (rename(tmp.buf, where->buf) < 0) {
-		r = error_errno("cannot move the draft to %s", where->buf);
-		unlink(tmp.buf);
-	}
+	r = write_file_atomic(where->buf, tmp.buf, text, len, 0600);
 out:
 	strbuf_release(&tmp);
 	strbuf_release(&sub);
@@ -113,7 +96,7 @@ out:
 
 
 int drafts_write(const char *mbox, const char *maildir, const char *text,
-		 size_t len, int64_t when, const char *id)
+		 size_t len, int64_t when, const char *id, struct strbuf *out)
 {
 	struct strbuf where = STRBUF_INIT, name = STRBUF_INIT;
 	int r = 0;
@@ -123,13 +106,15 @@ int drafts_write(const char *mbox, const char *maildir, const char *text,
 	if (mbox) {
 		r = drafts_mbox_append(mbox, text, len);
 		if (!r)
-			printf("draft%s appended to %s\n", name.buf, mbox);
+			strbuf_addf(out, "draft%s appended to %s\n", name.buf,
+				    mbox);
 	} else if (maildir) {
 		r = drafts_maildir_put(maildir, text, len, when, &where);
 		if (!r)
-			printf("draft%s in %s\n", name.buf, where.buf);
+			strbuf_addf(out, "draft%s in %s\n", name.buf,
+				    where.buf);
 	} else {
-		fwrite(text, 1, len, stdout);
+		strbuf_add(out, text, len);
 	}
 	strbuf_release(&where);
 	strbuf_release(&name);

@@ -27,10 +27,11 @@ int drafts_maildir_put(const char *dir, const char *text, size_t len,
 
 /*
  * One draft to where the user asked: appended to the mbox, else put
- * into the maildir, else written to standard output; says where
- * ("draft <ID> in PATH"; no "<ID>" when id is NULL).
+ * into the maildir; out gets where ("draft <ID> in PATH"; no "<ID>"
+ * when id is NULL), or with neither the draft itself, for the command
+ * to print.
  */
 int drafts_write(const char *mbox, const char *maildir, const char *text,
-		 size_t len, int64_t when, const char *id);
+		 size_t len, int64_t when, const char *id, struct strbuf *out);
 
 #endif

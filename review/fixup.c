@@ -7,6 +7,7 @@
 #include "series/patchtexts.h"
 #include "series/rangediff.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
 
 #include <fcntl.h>
@@ -280,7 +281,8 @@ static void series_title(git_repository *repo, const struct series *s,
 		if (v->number > b->number)
 			continue;
 		strbuf_reset(&text);
-		if (series_version_attachment(repo, s, v, "cover", &text) < 0) {
+		if (series_version_text(repo, s, v, SERIES_TEXT_COVER,
+					&text) < 0) {
 			error_clear();
 			continue;
 		}
@@ -324,9 +326,7 @@ static void add_headers(struct fixup *f, const char *name, const char *email,
 	if (reply_to)
 		strbuf_addf(&f->mail, "In-Reply-To: <%s>\nReferences: <%s>\n",
 			    reply_to, reply_to);
-	strbuf_addstr(&f->mail, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	email_mime_headers(&f->mail);
 	strbuf_release(&subject);
 }
 
@@ -430,25 +430,5 @@ out:
 
 int fixup_write(const struct fixup *f, const char *path)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	int fd, r = 0;
-
-	strbuf_addf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	if (write(fd, f->mail.buf, f->mail.len) != (ssize_t)f->mail.len ||
-	    fsync(fd) < 0)
-		r = error_errno("cannot write %s", tmp.buf);
-	if (close(fd) < 0 && !r)
-		r = error_errno("cannot write %s", tmp.buf);
-	if (!r && rename(tmp.buf, path) < 0)
-		r = error_errno("cannot rename %s to %s", tmp.buf, path);
-	if (r < 0)
-		unlink(tmp.buf);
-out:
-	strbuf_release(&tmp);
-	return r;
+	return write_file_atomic(path, NULL, f->mail.buf, f->mail.len, 0666);
 }

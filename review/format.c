@@ -89,9 +89,10 @@ static int make_cover(git_repository *repo, struct series *s,
 	r = cover_build(repo, s, v, &co, &c);
 	if (r < 0)
 		return r;
-	if (repo_signature(repo, &sig) < 0) {
+	r = repo_signature(repo, &sig);
+	if (r < 0) {
 		cover_letter_release(&c);
-		return -1;
+		return r;
 	}
 	strbuf_addstr(out, "From 0000000000000000000000000000000000000000 "
 		      "Mon Sep 17 00:00:00 2001\n");
@@ -101,9 +102,7 @@ static int make_cover(git_repository *repo, struct series *s,
 	strbuf_addch(out, '\n');
 	email_header(out, "Subject", c.subject.buf);
 	strbuf_addf(out, "Message-Id: <%s>\n", msgid);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	email_mime_headers(out);
 	strbuf_add(out, c.body.buf, c.body.len);
 	strbuf_addch(out, '\n');
 	git_signature_free(sig);
@@ -230,7 +229,7 @@ int format_version(git_repository *repo, struct series *s,
 		      s->name, v->number, s->name);
 		goto out;
 	}
-	if (!o->no_results && results_notes(repo, v, &notes) < 0)
+	if (!o->no_results && (r = results_notes(repo, v, &notes)) < 0)
 		goto out;
 	if (!cover) {
 		struct strbuf prereqs = STRBUF_INIT;
@@ -250,7 +249,8 @@ int format_version(git_repository *repo, struct series *s,
 		m->file_name = strbuf_detach(&name, NULL);
 		m->message_id = make_message_id(s, v, 0, domain);
 		cover_id = m->message_id;
-		if (make_cover(repo, s, v, o, m->message_id, &m->text) < 0)
+		r = make_cover(repo, s, v, o, m->message_id, &m->text);
+		if (r < 0)
 			goto out;
 		strbuf_addf(&refs, "<%s>", cover_id);
 	}
@@ -280,8 +280,9 @@ int format_version(git_repository *repo, struct series *s,
 			eo.references = refs.buf;
 		}
 		if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0) {
-			error_git("cannot read patch %zu/%zu of %s v%d", i + 1,
-				  v->nr_patches, s->name, v->number);
+			r = error_git("cannot read patch %zu/%zu of %s v%d",
+				      i + 1, v->nr_patches, s->name,
+				      v->number);
 			goto out;
 		}
 		r = email_from_commit(repo, c, &eo, &m->text);
@@ -306,38 +307,11 @@ out:
 
 static int write_file(const char *dir, const struct format_mail *m)
 {
-	struct strbuf tmp = STRBUF_INIT, path = STRBUF_INIT;
-	int fd, r = -1;
-	size_t off = 0;
+	struct strbuf path = STRBUF_INIT;
+	int r;
 
 	strbuf_addf(&path, "%s/%s", dir, m->file_name);
-	strbuf_addf(&tmp, "%s/.%s.tmp", dir, m->file_name);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	while (off < m->text.len) {
-		ssize_t n = write(fd, m->text.buf + off, m->text.len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			error_errno("cannot write %s", tmp.buf);
-			close(fd);
-			unlink(tmp.buf);
-			goto out;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) < 0 || rename(tmp.buf, path.buf) < 0) {
-		error_errno("cannot write %s", path.buf);
-		unlink(tmp.buf);
-		goto out;
-	}
-	r = 0;
-out:
-	strbuf_release(&tmp);
+	r = write_file_atomic(path.buf, NULL, m->text.buf, m->text.len, 0644);
 	strbuf_release(&path);
 	return r;
 }
@@ -346,9 +320,10 @@ int format_write(const struct format_result *res, const char *dir)
 {
 	struct stat st;
 	size_t i;
+	int r = mkdir_parents(dir);
 
-	if (mkdir_parents(dir) < 0)
-		return -1;	/* it names the directory it could not make */
+	if (r < 0)
+		return r;	/* it names the directory it could not make */
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return error("%s is not a directory", dir);
 	for (i = 0; i < res->nr; i++) {

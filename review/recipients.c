@@ -201,8 +201,8 @@ int recipients_add_list(struct recipients *r, int to, const char *list)
 
 				while (isspace((unsigned char)*s))
 					s++;
-				if (*s && recipients_add(r, to, s) < 0)
-					ret = -1;
+				if (*s)
+					ret = recipients_add(r, to, s);
 			}
 			strbuf_setlen(&one, 0);
 			if (!*p || ret < 0)

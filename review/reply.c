@@ -323,11 +323,13 @@ static int read_original(struct reply_original *o, const char *msg,
 	struct mail_body b;
 	struct strbuf date = STRBUF_INIT, what = STRBUF_INIT;
 	size_t i;
+	int r;
 
 	mail_header_init(&h);
-	if (mail_header_scan(&h, msg, len, where) < 0) {
+	r = mail_header_scan(&h, msg, len, where);
+	if (r < 0) {
 		mail_header_release(&h);
-		return -1;
+		return r;
 	}
 	if (!h.message_id || !*h.message_id) {
 		mail_describe(&what, NULL, where);
@@ -357,14 +359,117 @@ static int read_original(struct reply_original *o, const char *msg,
 	mail_header_release(&h);
 
 	mail_body_init(&b);
-	if (mail_body_parse(&b, msg, len, where) < 0) {
+	r = mail_body_parse(&b, msg, len, where);
+	if (r < 0) {
 		mail_body_release(&b);
-		return -1;
+		return r;
 	}
 	o->html_only = !b.has_text || !b.text;
 	o->body = xstrdup(b.text ? b.text : "");
 	mail_body_release(&b);
 	return 0;
+}
+
+/*
+ * Reply all: To the sender (or Reply-To), Cc the rest, never me.  <0
+ * when a header names too many addresses (header_addresses()).
+ */
+static int reply_recipients(struct rcpt *r, const char *msg, size_t len,
+			    const char *me_addr)
+{
+	static const char *const others[] = { "to", "cc" };
+	char *me = lower_dup(me_addr);
+	InternetAddressList *l;
+	size_t k;
+
+	r->to = internet_address_list_new();
+	r->cc = internet_address_list_new();
+	ALLOC_GROW(r->keys, r->nr_keys, r->alloc_keys);
+	r->keys[r->nr_keys++] = me;
+	strmap_put(&r->seen, me, 0);
+	if (header_addresses(msg, len, "reply-to", &l) < 0)
+		return -1;
+	if (!l || !internet_address_list_length(l)) {
+		if (l)
+			g_object_unref(l);
+		if (header_addresses(msg, len, "from", &l) < 0)
+			return -1;
+	}
+	rcpt_put_list(r, r->to, l);
+	if (l)
+		g_object_unref(l);
+	for (k = 0; k < 2; k++) {
+		if (header_addresses(msg, len, others[k], &l) < 0)
+			return -1;
+		rcpt_put_list(r, r->cc, l);
+		if (l)
+			g_object_unref(l);
+	}
+	if (!internet_address_list_length(r->to) &&
+	    internet_address_list_length(r->cc)) {
+		/* my own message: answer those it went to */
+		InternetAddressList *t = r->to;
+
+		r->to = r->cc;
+		r->cc = t;
+	}
+	return 0;
+}
+
+/* The draft's headers, in the order they are set; no empty Cc. */
+static void reply_headers(GMimeMessage *m, const struct rcpt *r,
+			  const struct reply_original *o,
+			  const struct reply_options *opt)
+{
+	struct strbuf d = STRBUF_INIT, subj = STRBUF_INIT, irt = STRBUF_INIT;
+
+	email_date(&d, (git_time_t)opt->date, opt->date_tz);
+	g_mime_object_set_header(GMIME_OBJECT(m), "Date", d.buf, NULL);
+	mailbox_add(g_mime_message_get_addresses(m, GMIME_ADDRESS_TYPE_FROM),
+		    opt->from_name ? opt->from_name : "", opt->from_addr);
+	if (internet_address_list_length(r->to))
+		internet_address_list_append(g_mime_message_get_addresses(
+			m, GMIME_ADDRESS_TYPE_TO), r->to);
+	if (internet_address_list_length(r->cc))
+		internet_address_list_append(g_mime_message_get_addresses(
+			m, GMIME_ADDRESS_TYPE_CC), r->cc);
+	if (!has_re(o->subject))
+		strbuf_addstr(&subj, "Re: ");
+	strbuf_addstr(&subj, o->subject);
+	g_mime_message_set_subject(m, subj.buf, "utf-8");
+	g_mime_message_set_message_id(m, opt->message_id);
+	strbuf_addf(&irt, "<%s>", o->message_id);
+	g_mime_object_set_header(GMIME_OBJECT(m), "In-Reply-To", irt.buf,
+				 NULL);
+	add_references(m, o, o->message_id);
+	strbuf_release(&d);
+	strbuf_release(&subj);
+	strbuf_release(&irt);
+}
+
+/* text as the message's one part: plain, UTF-8, 7bit when it is ASCII. */
+static void reply_text_part(GMimeMessage *m, const struct strbuf *text)
+{
+	GMimeTextPart *part = g_mime_text_part_new_with_subtype("plain");
+	/* the text as it is (set_text would pick a charset of its own) */
+	GMimeStream *st = g_mime_stream_mem_new_with_buffer(text->buf,
+							    text->len);
+	GMimeDataWrapper *dw = g_mime_data_wrapper_new_with_stream(
+		st, GMIME_CONTENT_ENCODING_DEFAULT);
+	const unsigned char *p = (const unsigned char *)text->buf;
+	int ascii = 1;
+
+	g_mime_part_set_content(GMIME_PART(part), dw);
+	g_object_unref(dw);
+	g_object_unref(st);
+	g_mime_text_part_set_charset(part, "utf-8");
+	for (; *p; p++)
+		if (*p >= 0x80)
+			ascii = 0;
+	g_mime_part_set_content_encoding(GMIME_PART(part), ascii ?
+		GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_8BIT);
+	g_mime_message_set_mime_part(m, GMIME_OBJECT(part));
+	g_object_unref(part);
 }
 
 int reply_draft(struct strbuf *out, const char *msg, size_t len,
@@ -373,10 +478,8 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 {
 	struct reply_original o = { 0 };
 	struct rcpt r = { 0 };
-	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
-	InternetAddressList *l;
+	struct strbuf text = STRBUF_INIT;
 	GMimeMessage *m;
-	GMimeTextPart *part;
 	GMimeStream *mem;
 	GByteArray *arr;
 	int ret = 0;
@@ -386,110 +489,17 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 				  "user.email (git config user.email "
 				  "you@example.org)");
 	mail_gmime_init();
-	if (read_original(&o, msg, len, where) < 0)
-		return -1;
-
-	/* reply all: To the sender (or Reply-To), Cc the rest, not me */
-	r.to = internet_address_list_new();
-	r.cc = internet_address_list_new();
-	{
-		char *me = lower_dup(opt->from_addr);
-
-		ALLOC_GROW(r.keys, r.nr_keys, r.alloc_keys);
-		r.keys[r.nr_keys++] = me;
-		strmap_put(&r.seen, me, 0);
-	}
-	if (header_addresses(msg, len, "reply-to", &l) < 0)
+	ret = read_original(&o, msg, len, where);
+	if (ret < 0)
+		return ret;
+	if (reply_recipients(&r, msg, len, opt->from_addr) < 0)
 		goto too_many;
-	if (!l || !internet_address_list_length(l)) {
-		if (l)
-			g_object_unref(l);
-		if (header_addresses(msg, len, "from", &l) < 0)
-			goto too_many;
-	}
-	rcpt_put_list(&r, r.to, l);
-	if (l)
-		g_object_unref(l);
-	if (header_addresses(msg, len, "to", &l) < 0)
-		goto too_many;
-	rcpt_put_list(&r, r.cc, l);
-	if (l)
-		g_object_unref(l);
-	if (header_addresses(msg, len, "cc", &l) < 0)
-		goto too_many;
-	rcpt_put_list(&r, r.cc, l);
-	if (l)
-		g_object_unref(l);
-	if (!internet_address_list_length(r.to) &&
-	    internet_address_list_length(r.cc)) {
-		/* my own message: answer those it went to */
-		InternetAddressList *t = r.to;
-
-		r.to = r.cc;
-		r.cc = t;
-	}
 	o.nr_to = (size_t)internet_address_list_length(r.to);
 	o.nr_cc = (size_t)internet_address_list_length(r.cc);
-
-	/* headers in the order they are set; an empty Cc is left out */
 	m = g_mime_message_new(FALSE);
-	{
-		struct strbuf d = STRBUF_INIT;
-
-		email_date(&d, (git_time_t)opt->date, opt->date_tz);
-		g_mime_object_set_header(GMIME_OBJECT(m), "Date", d.buf, NULL);
-		strbuf_release(&d);
-	}
-	mailbox_add(g_mime_message_get_addresses(m, GMIME_ADDRESS_TYPE_FROM),
-		    opt->from_name ? opt->from_name : "", opt->from_addr);
-	if (internet_address_list_length(r.to))
-		internet_address_list_append(g_mime_message_get_addresses(
-			m, GMIME_ADDRESS_TYPE_TO), r.to);
-	if (internet_address_list_length(r.cc))
-		internet_address_list_append(g_mime_message_get_addresses(
-			m, GMIME_ADDRESS_TYPE_CC), r.cc);
-	if (!has_re(o.subject))
-		strbuf_addstr(&subj, "Re: ");
-	strbuf_addstr(&subj, o.subject);
-	g_mime_message_set_subject(m, subj.buf, "utf-8");
-	g_mime_message_set_message_id(m, opt->message_id);
-	{
-		struct strbuf irt = STRBUF_INIT;
-
-		strbuf_addf(&irt, "<%s>", o.message_id);
-		g_mime_object_set_header(GMIME_OBJECT(m), "In-Reply-To",
-					 irt.buf, NULL);
-		strbuf_release(&irt);
-	}
-	add_references(m, &o, o.message_id);
-
+	reply_headers(m, &r, &o, opt);
 	draft_body(&text, &o, opt);
-	/* the text as it is, UTF-8 (set_text would pick a charset of its own) */
-	part = g_mime_text_part_new_with_subtype("plain");
-	{
-		GMimeStream *st = g_mime_stream_mem_new_with_buffer(text.buf,
-								    text.len);
-		GMimeDataWrapper *dw = g_mime_data_wrapper_new_with_stream(
-			st, GMIME_CONTENT_ENCODING_DEFAULT);
-
-		g_mime_part_set_content(GMIME_PART(part), dw);
-		g_object_unref(dw);
-		g_object_unref(st);
-	}
-	g_mime_text_part_set_charset(part, "utf-8");
-	{
-		const unsigned char *p = (const unsigned char *)text.buf;
-		int ascii = 1;
-
-		for (; *p; p++)
-			if (*p >= 0x80)
-				ascii = 0;
-		g_mime_part_set_content_encoding(GMIME_PART(part), ascii ?
-			GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_8BIT);
-	}
-	g_mime_message_set_mime_part(m, GMIME_OBJECT(part));
-	g_object_unref(part);
-
+	reply_text_part(m, &text);
 	mem = g_mime_stream_mem_new();
 	if (g_mime_object_write_to_stream(GMIME_OBJECT(m), NULL, mem) < 0)
 		ret = error("cannot write the reply to <%s>", o.message_id);
@@ -501,7 +511,6 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 	g_object_unref(mem);
 	g_object_unref(m);
 	rcpt_release(&r);
-	strbuf_release(&subj);
 	strbuf_release(&text);
 	if (orig)
 		*orig = o;
@@ -511,7 +520,6 @@ int reply_draft(struct strbuf *out, const char *msg, size_t len,
 too_many:
 	ret = error("<%s>: %s", o.message_id, error_last());
 	rcpt_release(&r);
-	strbuf_release(&subj);
 	strbuf_release(&text);
 	reply_original_release(&o);
 	return ret;

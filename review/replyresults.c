@@ -104,6 +104,7 @@ static void patch_lines(struct strbuf *out, const struct check_list *checks,
 	for (k = 0; k < g->ncols; k++) {
 		const struct check *c = &checks->items[k];
 		const struct grid_cell *cell = grid_cell(g, i, k);
+		const char *status;
 
 		if (!cell->have)
 			continue;
@@ -112,7 +113,7 @@ static void patch_lines(struct strbuf *out, const struct check_list *checks,
 			bench_line(out, c, cell);
 		else
 			grid_cell_text(out, c, cell, i);
-		const char *status = result_status_name(cell->res.status);
+		status = result_status_name(cell->res.status);
 
 		if (cell->res.status != RESULT_PASS &&
 		    (!cell->res.summary || !strstr(cell->res.summary, status)))

@@ -5,6 +5,7 @@
 #include "ci/stats.h"
 #include "ci/warnings.h"
 #include "tools/lib/error.h"
+#include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
@@ -733,21 +734,6 @@ out:
 
 /* ---- writing ---- */
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int check_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -768,32 +754,9 @@ static int check_dir(const char *path)
 
 int report_write(const char *path, const struct strbuf *buf)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	mode_t mask;
-	int fd, r = 0;
+	int r = check_dir(path);
 
-	if (check_dir(path) < 0)
-		return -1;
-	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		r = error_errno("cannot write %s", path);
-		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 ||
-	    write_all(fd, buf->buf, buf->len) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		close(fd);
-	} else if (close(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-	} else if (rename(tmp.buf, path) < 0) {
-		r = error_errno("cannot rename %s to %s", tmp.buf, path);
-	}
-	if (r < 0)
-		unlink(tmp.buf);
-out:
-	strbuf_release(&tmp);
+	if (!r)
+		r = write_file_atomic(path, NULL, buf->buf, buf->len, 0666);
 	return r;
 }

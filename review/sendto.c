@@ -56,8 +56,7 @@ static void add_maintainers(git_repository *repo, struct recipients *rc,
 		recipients_add_get_maintainer(rc, rr.output.buf);
 		*ran = 1;
 	} else {
-		fprintf(stderr, "warning: %s failed; no maintainers added\n",
-			script.buf);
+		warning("%s failed; no maintainers added", script.buf);
 		error_clear();
 	}
 	run_result_release(&rr);
@@ -103,7 +102,7 @@ static void offer_record(git_repository *repo, const struct series *s,
 		struct cover_text ct;
 
 		strbuf_reset(offered);
-		if (series_version_attachment(repo, s, k, "recipients-offered",
+		if (series_version_text(repo, s, k, SERIES_TEXT_OFFERED,
 					      offered))
 			continue;
 		if (k == v) {
@@ -116,7 +115,7 @@ static void offer_record(git_repository *repo, const struct series *s,
 			break;
 		}
 		strbuf_reset(&text);
-		if (!series_version_attachment(repo, s, k, "cover", &text)) {
+		if (!series_version_text(repo, s, k, SERIES_TEXT_COVER, &text)) {
 			cover_text_parse(text.buf, text.len, &ct);
 			recipients_add_list(lines, 1, ct.to.buf);
 			recipients_add_list(lines, 0, ct.cc.buf);
@@ -227,7 +226,7 @@ static int collect(git_repository *repo, const struct series *s,
 
 	/* "To:"/"Cc:" lines above the cover letter's title */
 	if (!cover_text &&
-	    !series_version_attachment(repo, s, v, "cover", &text))
+	    !series_version_text(repo, s, v, SERIES_TEXT_COVER, &text))
 		cover_text = text.buf;
 	error_clear();
 	cover_text_parse(cover_text ? cover_text : "",
@@ -259,7 +258,8 @@ static int collect(git_repository *repo, const struct series *s,
 		if (s->versions[i].number < v->number)
 			prev = &s->versions[i];
 	strbuf_reset(&text);
-	if (prev && !series_version_attachment(repo, s, prev, "sent", &text)) {
+	if (prev &&
+	    !series_version_text(repo, s, prev, SERIES_TEXT_SENT, &text)) {
 		snprintf(o->prev_source, sizeof(o->prev_source), "v%d sent",
 			 prev->number);
 		rc->source = o->prev_source;

@@ -3,6 +3,7 @@
 #define RESPIN_REVIEW_THANKS_H
 
 #include <git2.h>
+#include <stdint.h>
 #include "series/store.h"
 #include "tools/lib/strbuf.h"
 
@@ -32,5 +33,44 @@ int thanks_find(git_repository *repo, const char *branch,
 void thanks_text(struct strbuf *out, const struct series_version *v,
 		 const git_oid *commits, size_t only, const char *branch,
 		 const char *name, const char *addr);
+
+/* ---- respin thanks ---- */
+
+struct thanks_opts {
+	const char *branch;	/* where the patches were applied */
+	const char *source;	/* the version's mail; NULL: lore:MSGID */
+	size_t max_commits;	/* as thanks_find() takes it */
+	const char *name, *addr;	/* who thanks */
+	int64_t date;
+};
+
+struct thanks {
+	git_oid *commits;	/* per patch: the commit it became, or zero */
+	size_t walked;		/* commits of the branch read */
+	size_t found;		/* patches found in the branch */
+	struct strbuf drafts;	/* the drafts, a NUL after each */
+	size_t nr_drafts;
+	int to_cover;		/* one draft, to the cover letter */
+};
+
+void thanks_init(struct thanks *t);
+void thanks_release(struct thanks *t);
+
+/*
+ * The drafts for version v of s: one reply to the cover letter when it
+ * has one, else one to each patch applied.  t->commits is filled first
+ * (the command names the patches not applied), also when the mail
+ * cannot be read.
+ */
+int thanks_make(git_repository *repo, struct series *s,
+		struct series_version *v, const struct thanks_opts *o,
+		struct thanks *t);
+
+/*
+ * The drafts to where the user asked (drafts_write(): an mbox, a
+ * maildir, else out as mboxrd); out gets what to print.
+ */
+int thanks_write(const struct thanks *t, const char *mbox,
+		 const char *maildir, int64_t when, struct strbuf *out);
 
 #endif

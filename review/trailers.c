@@ -329,6 +329,7 @@ static int version_given(struct mailset *ms, struct trailers_report *r,
 	long m = mailset_find(ms, u->message_id), vi, k;
 	struct ms_version *mv;
 	size_t i;
+	int ret;
 
 	if (m < 0 || (vi = ms->msgs[m].version) < 0) {
 		if (u == v)
@@ -341,8 +342,9 @@ static int version_given(struct mailset *ms, struct trailers_report *r,
 			    mail_source_describe(ms->src));
 		return 0;
 	}
-	if (mailset_load(ms, vi) < 0)
-		return -1;
+	ret = mailset_load(ms, vi);
+	if (ret < 0)
+		return ret;
 	mv = &ms->versions[vi];
 	for (i = 0; i < mv->cover_part.d->nr_replies; i++)
 		reply_given(ms, mv->cover_part.d->replies[i], r, v, u, 0);
@@ -367,7 +369,7 @@ static void mark_have(git_repository *repo, const struct series *s,
 		git_commit *c = NULL;
 		struct strbuf out = STRBUF_INIT;
 
-		struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+		struct strbuf text = STRBUF_INIT;
 		const char *msg = NULL;
 
 		/* the commit's message, or the mail's for a mail-only one */
@@ -375,9 +377,7 @@ static void mark_have(git_repository *repo, const struct series *s,
 		    !git_commit_lookup(&c, repo, &v->patches[i].commit)) {
 			msg = git_commit_message(c);
 		} else {
-			strbuf_addf(&name, "mail-%04zu", i + 1);
-			if (!series_version_attachment(repo, s, v, name.buf,
-						       &text)) {
+			if (!series_version_mail(repo, s, v, i + 1, &text)) {
 				struct patchmail pm;
 
 				patchmail_init(&pm);
@@ -409,7 +409,6 @@ static void mark_have(git_repository *repo, const struct series *s,
 		}
 		strbuf_release(&out);
 		strbuf_release(&text);
-		strbuf_release(&name);
 		git_commit_free(c);
 	}
 }
@@ -452,10 +451,9 @@ int trailers_collect(git_repository *repo, struct series *s,
 
 		if (u->number >= v->number || !u->message_id)
 			continue;
-		if (series_version_ensure(repo, s, u) < 0) {
-			r = -1;
+		r = series_version_ensure(repo, s, u);
+		if (r < 0)
 			break;
-		}
 		r = version_given(&ms, out, v, u);
 	}
 	if (!r)
@@ -501,37 +499,28 @@ static int find_branch(git_repository *repo, const git_oid *tip,
 	return found;
 }
 
-int trailers_apply(git_repository *repo, const struct series_version *v,
-		   const struct trailers_report *r, const char *owner,
-		   int dry_run, struct strbuf *branch, git_oid *new_tip,
-		   size_t *nr_commits)
+/* Whether patch i has trailers to add. */
+static int has_new(const struct trailers_report *r, size_t i)
 {
-	git_signature *committer = NULL;
-	git_oid parent;
-	size_t i, first = v->nr_patches;
-	int changed = 0, ret = 0;
+	size_t k;
 
-	*nr_commits = 0;
-	if (series_version_mail_only(v))
-		return error("v%d was recorded from mail only: it has no "
-			     "commits to write trailers into (import it onto "
-			     "a base first)", v->number);
-	for (i = 0; i < v->nr_patches && first == v->nr_patches; i++) {
-		size_t k;
+	for (k = 0; k < r->patches[i].nr; k++)
+		if (r->patches[i].items[k].state == GIVEN_NEW)
+			return 1;
+	return 0;
+}
 
-		for (k = 0; k < r->patches[i].nr; k++)
-			if (r->patches[i].items[k].state == GIVEN_NEW)
-				first = i;
-	}
-	*new_tip = v->tip;
-	if (first == v->nr_patches)
-		return 0;	/* nothing to add */
-	if (!find_branch(repo, &v->tip, branch))
-		return error("no branch points at the tip of v%d (%s): check "
-			     "out the branch that holds it, or track the "
-			     "branch again", v->number, oid_short(&v->tip, 12));
-	/* every commit from the first one to change on is rewritten */
-	parent = v->base;
+/*
+ * The commits of v are one line on its base, and those from first on
+ * (which are rewritten) are owner's.
+ */
+static int check_commits(git_repository *repo, const struct series_version *v,
+			 size_t first, const char *owner)
+{
+	git_oid parent = v->base;
+	size_t i;
+	int r;
+
 	for (i = 0; i < v->nr_patches; i++) {
 		git_commit *c = NULL;
 		const git_signature *a;
@@ -551,102 +540,139 @@ int trailers_apply(git_repository *repo, const struct series_version *v,
 		}
 		a = git_commit_author(c);
 		if (i >= first && owner && strcasecmp(a->email, owner)) {
-			ret = error("%zu/%zu %s \"%s\" is by %s <%s>, not by you "
-				    "(%s): respin does not rewrite other "
-				    "people's commits; nothing was changed",
-				    i + 1, v->nr_patches,
-				    oid_short(&v->patches[i].commit, 12),
-				    v->patches[i].subject, a->name, a->email,
-				    owner);
+			r = error("%zu/%zu %s \"%s\" is by %s <%s>, not by you "
+				  "(%s): respin does not rewrite other people's "
+				  "commits; nothing was changed", i + 1,
+				  v->nr_patches,
+				  oid_short(&v->patches[i].commit, 12),
+				  v->patches[i].subject, a->name, a->email,
+				  owner);
 			git_commit_free(c);
-			return ret;
+			return r;
 		}
 		parent = v->patches[i].commit;
 		git_commit_free(c);
 	}
-	if (dry_run) {
-		for (i = first; i < v->nr_patches; i++) {
-			size_t k;
+	return 0;
+}
 
-			for (k = 0; k < r->patches[i].nr; k++)
-				if (r->patches[i].items[k].state == GIVEN_NEW) {
-					(*nr_commits)++;
-					break;
-				}
-		}
+/*
+ * Patch i written again on *parent with its new trailers; *parent
+ * becomes the new commit, *nr_commits counts those that got one.
+ */
+static int rewrite_patch(git_repository *repo, const struct series_version *v,
+			 const struct trailers_report *r, size_t i,
+			 const git_signature *committer, git_oid *parent,
+			 size_t *nr_commits)
+{
+	git_commit *c = NULL, *pc = NULL;
+	git_tree *tree = NULL;
+	struct trailer_list add;
+	struct strbuf msg = STRBUF_INIT;
+	git_oid id;
+	size_t k;
+	int ret = 0;
+
+	trailer_list_init(&add);
+	for (k = 0; k < r->patches[i].nr; k++) {
+		const struct given *g = &r->patches[i].items[k];
+
+		if (g->state == GIVEN_NEW)
+			trailer_list_add(&add, g->key, strlen(g->key),
+					 g->value, strlen(g->value));
+	}
+	if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0 ||
+	    git_commit_tree(&tree, c) < 0 ||
+	    git_commit_lookup(&pc, repo, parent) < 0) {
+		ret = error_git("cannot read %zu/%zu of v%d", i + 1,
+				v->nr_patches, v->number);
+		goto out;
+	}
+	if (message_add_trailers(git_commit_message(c), &add,
+				 git_commit_author(c)->email, &msg))
+		(*nr_commits)++;
+	if (git_commit_create(&id, repo, NULL, git_commit_author(c), committer,
+			      git_commit_message_encoding(c), msg.buf, tree,
+			      1, (const git_commit **)&pc) < 0)
+		ret = error_git("cannot write %zu/%zu of v%d", i + 1,
+				v->nr_patches, v->number);
+	else
+		*parent = id;
+out:
+	trailer_list_release(&add);
+	strbuf_release(&msg);
+	git_tree_free(tree);
+	git_commit_free(c);
+	git_commit_free(pc);
+	return ret;
+}
+
+/* The branch moved from v's tip to tip, only if it is still there. */
+static int move_branch(git_repository *repo, const struct series_version *v,
+		       const char *branch, const git_oid *tip,
+		       size_t nr_commits)
+{
+	git_reference *ref = NULL;
+	struct strbuf log = STRBUF_INIT;
+	int r = 0;
+
+	strbuf_addf(&log, "respin trailers: %zu commit%s of v%d", nr_commits,
+		    nr_commits == 1 ? "" : "s", v->number);
+	if (git_reference_create_matching(&ref, repo, branch, tip, 1, &v->tip,
+					  log.buf) < 0)
+		r = error_git("cannot move %s (did it move meanwhile?); the "
+			      "new commits are written, the branch is as it "
+			      "was", branch);
+	git_reference_free(ref);
+	strbuf_release(&log);
+	return r;
+}
+
+int trailers_apply(git_repository *repo, const struct series_version *v,
+		   const struct trailers_report *r, const char *owner,
+		   int dry_run, struct strbuf *branch, git_oid *new_tip,
+		   size_t *nr_commits)
+{
+	git_signature *committer = NULL;
+	git_oid parent;
+	size_t i, first = v->nr_patches;
+	int ret;
+
+	*nr_commits = 0;
+	if (series_version_mail_only(v))
+		return error("v%d was recorded from mail only: it has no "
+			     "commits to write trailers into (import it onto "
+			     "a base first)", v->number);
+	for (i = 0; i < v->nr_patches && first == v->nr_patches; i++)
+		if (has_new(r, i))
+			first = i;
+	*new_tip = v->tip;
+	if (first == v->nr_patches)
+		return 0;	/* nothing to add */
+	if (!find_branch(repo, &v->tip, branch))
+		return error("no branch points at the tip of v%d (%s): check "
+			     "out the branch that holds it, or track the "
+			     "branch again", v->number, oid_short(&v->tip, 12));
+	/* every commit from the first one to change on is rewritten */
+	ret = check_commits(repo, v, first, owner);
+	if (ret < 0)
+		return ret;
+	if (dry_run) {
+		for (i = first; i < v->nr_patches; i++)
+			*nr_commits += has_new(r, i);
 		return 0;
 	}
-	if (repo_signature(repo, &committer) < 0)
-		return -1;
-	parent = v->base;
-	for (i = 0; i < v->nr_patches; i++) {
-		git_commit *c = NULL, *pc = NULL;
-		git_tree *tree = NULL;
-		struct trailer_list add;
-		struct strbuf msg = STRBUF_INIT;
-		git_oid id;
-		size_t k, n;
-
-		if (i < first) {
-			parent = v->patches[i].commit;
-			continue;
-		}
-		trailer_list_init(&add);
-		for (k = 0; k < r->patches[i].nr; k++) {
-			const struct given *g = &r->patches[i].items[k];
-
-			if (g->state == GIVEN_NEW)
-				trailer_list_add(&add, g->key, strlen(g->key),
-						 g->value, strlen(g->value));
-		}
-		if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0 ||
-		    git_commit_tree(&tree, c) < 0 ||
-		    git_commit_lookup(&pc, repo, &parent) < 0) {
-			ret = error_git("cannot read %zu/%zu of v%d", i + 1,
-					v->nr_patches, v->number);
-			goto next;
-		}
-		n = message_add_trailers(git_commit_message(c), &add,
-					 git_commit_author(c)->email, &msg);
-		if (n)
-			(*nr_commits)++;
-		if (git_commit_create(&id, repo, NULL, git_commit_author(c),
-				      committer, git_commit_message_encoding(c),
-				      msg.buf, tree, 1,
-				      (const git_commit **)&pc) < 0)
-			ret = error_git("cannot write %zu/%zu of v%d", i + 1,
-					v->nr_patches, v->number);
-		else
-			parent = id;
-		changed = 1;
-next:
-		trailer_list_release(&add);
-		strbuf_release(&msg);
-		git_tree_free(tree);
-		git_commit_free(c);
-		git_commit_free(pc);
-		if (ret < 0)
-			goto out;
-	}
-	if (changed) {
-		git_reference *ref = NULL;
-		struct strbuf log = STRBUF_INIT;
-
-		strbuf_addf(&log, "respin trailers: %zu commit%s of v%d",
-			    *nr_commits, *nr_commits == 1 ? "" : "s", v->number);
-		/* only if the branch is still where we read it */
-		if (git_reference_create_matching(&ref, repo, branch->buf,
-						  &parent, 1, &v->tip,
-						  log.buf) < 0)
-			ret = error_git("cannot move %s (did it move meanwhile?); "
-					"the new commits are written, the branch "
-					"is as it was", branch->buf);
-		else
-			*new_tip = parent;
-		git_reference_free(ref);
-		strbuf_release(&log);
-	}
-out:
+	ret = repo_signature(repo, &committer);
+	if (ret < 0)
+		return ret;
+	parent = first ? v->patches[first - 1].commit : v->base;
+	for (i = first; i < v->nr_patches && !ret; i++)
+		ret = rewrite_patch(repo, v, r, i, committer, &parent,
+				    nr_commits);
+	if (!ret)
+		ret = move_branch(repo, v, branch->buf, &parent, *nr_commits);
+	if (!ret)
+		*new_tip = parent;
 	git_signature_free(committer);
 	return ret;
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "series/b4.h"
+#include "series/b4priv.h"
 #include "series/range.h"
 #include "tools/lib/error.h"
-#include "tools/lib/jsonparse.h"
+#include "tools/lib/jsonread.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 /* How far back from the tip to look for b4's cover commit. */
 #define COVER_SEARCH_LIMIT 1000
 
@@ -190,14 +190,58 @@ static int bad_tracking(struct b4_branch *b, const char *what)
 	return RESPIN_ERR;
 }
 
-static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
-			  struct json_value *root, const struct json_value **history)
+/*
+ * Whether object o has member key, into *m (borrowed; a JSON null is
+ * NULL, as json-c gives it).
+ */
+static int has_member(struct json_object *o, const char *key,
+		      struct json_object **m)
 {
-	const struct json_value *s, *m;
+	*m = NULL;
+	return json_object_is_type(o, json_type_object) &&
+	       json_object_object_get_ex(o, key, m);
+}
+
+/* The member key of o, or NULL when it is missing or null. */
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *m;
+
+	return has_member(o, key, &m) ? m : NULL;
+}
+
+/* Each member of history is a list of Message-IDs (strings). */
+static int check_history(struct b4_branch *b, struct json_object *history)
+{
+	struct json_object_iterator it = json_object_iter_begin(history);
+	struct json_object_iterator end = json_object_iter_end(history);
+
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		struct json_object *l = json_object_iter_peek_value(&it);
+		size_t k;
+
+		if (!json_object_is_type(l, json_type_array))
+			return bad_tracking(b, "a \"history\" entry is not "
+					    "a list of Message-IDs");
+		for (k = 0; k < json_object_array_length(l); k++)
+			if (!json_object_is_type(json_object_array_get_idx(l, k),
+						 json_type_string))
+				return bad_tracking(b, "a \"history\" entry "
+						    "holds a non-string");
+	}
+	return 0;
+}
+
+static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
+			  struct json_object **root,
+			  struct json_object **history)
+{
+	struct json_object *s, *m;
 	const char *cid;
+	int64_t rev;
 	size_t i;
 
-	if (json_parse(text, len, root) < 0) {
+	if (json_read(text, len, root) < 0) {
 		char *why = xstrdup(error_last());
 
 		error_clear();
@@ -205,15 +249,15 @@ static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
 		free(why);
 		return RESPIN_ERR;
 	}
-	s = json_member(root, "series");
-	if (!s || s->type != JSON_OBJECT)
+	s = member(*root, "series");
+	if (!json_object_is_type(s, json_type_object))
 		return bad_tracking(b, "it has no \"series\" object");
-	m = json_member(s, "revision");
-	if (!m || m->type != JSON_NUMBER || !m->is_int || m->integer < 1 ||
-	    m->integer > 100000)
+	m = member(s, "revision");
+	rev = json_object_get_int64(m);
+	if (!json_object_is_type(m, json_type_int) || rev < 1 || rev > 100000)
 		return bad_tracking(b, "\"revision\" is not a number >= 1");
-	b->revision = (int)m->integer;
-	cid = json_member_string(s, "change-id");
+	b->revision = (int)rev;
+	cid = json_read_string(s, "change-id");
 	if (!cid || !*cid)
 		return bad_tracking(b, "\"change-id\" is missing or not a string");
 	for (i = 0; cid[i]; i++)
@@ -221,49 +265,39 @@ static int parse_tracking(struct b4_branch *b, const char *text, size_t len,
 			return bad_tracking(b, "\"change-id\" holds spaces or "
 					    "control characters");
 	b->change_id = xstrdup(cid);
-	m = json_member(s, "base-branch");
-	if (m && m->type != JSON_NULL) {
-		const char *bb = json_member_string(s, "base-branch");
+	if (has_member(s, "base-branch", &m) && m) {
+		const char *bb = json_read_string(s, "base-branch");
 
 		if (!bb)
 			return bad_tracking(b, "\"base-branch\" is not a string");
 		if (*bb)
 			b->base_branch = xstrdup(bb);
 	}
-	*history = json_member(s, "history");
-	if (*history && (*history)->type != JSON_OBJECT)
+	if (!has_member(s, "history", history))
+		return 0;
+	if (!json_object_is_type(*history, json_type_object))
 		return bad_tracking(b, "\"history\" is not an object");
-	for (i = 0; *history && i < (*history)->nr; i++) {
-		const struct json_value *l = &(*history)->items[i];
-		size_t k;
-
-		if (l->type != JSON_ARRAY)
-			return bad_tracking(b, "a \"history\" entry is not "
-					    "a list of Message-IDs");
-		for (k = 0; k < l->nr; k++)
-			if (l->items[k].type != JSON_STRING)
-				return bad_tracking(b, "a \"history\" entry "
-						    "holds a non-string");
-	}
-	return 0;
+	return check_history(b, *history);
 }
 
 /* The last Message-ID b4 recorded for vN, or NULL. */
-static char *history_msgid(const struct json_value *history, int n)
+char *b4_history_msgid(struct json_object *history, int n)
 {
 	char key[32];
-	const struct json_value *l;
+	struct json_object *l;
 	size_t k;
 
 	snprintf(key, sizeof(key), "v%d", n);
-	l = json_member(history, key);
-	if (!l)
+	l = member(history, key);
+	if (!json_object_is_type(l, json_type_array))
 		return NULL;
-	for (k = l->nr; k > 0; k--) {
-		const struct json_value *e = &l->items[k - 1];
+	for (k = json_object_array_length(l); k > 0; k--) {
+		struct json_object *e = json_object_array_get_idx(l, k - 1);
+		const char *str = json_object_get_string(e);
 
-		if (e->type == JSON_STRING && strlen(e->str) == e->len)
-			return clean_msgid(e->str);
+		if (json_object_is_type(e, json_type_string) &&
+		    strlen(str) == (size_t)json_object_get_string_len(e))
+			return clean_msgid(str);
 	}
 	return NULL;
 }
@@ -272,7 +306,7 @@ static char *history_msgid(const struct json_value *history, int n)
  * b4 numbers a series' messages <stable-vN-K-random@domain>, K = 0 for
  * the cover letter: with the cover's ID known, so are the patches'.
  */
-static void derive_patch_msgids(struct b4_version *bv)
+void b4_derive_patch_msgids(struct b4_version *bv)
 {
 	struct series_version *v = &bv->v;
 	char tag[32];
@@ -320,10 +354,10 @@ static int drop_cover_commits(git_repository *repo, struct series_version *v)
 	size_t i, j = 0;
 
 	for (i = 0; i < v->nr_patches; i++) {
-		int yes;
+		int yes, r = has_marker(repo, &v->patches[i].commit, &yes);
 
-		if (has_marker(repo, &v->patches[i].commit, &yes) < 0)
-			return RESPIN_ERR;
+		if (r < 0)
+			return r;
 		if (yes) {
 			free(v->patches[i].subject);
 			free(v->patches[i].message_id);
@@ -337,9 +371,9 @@ static int drop_cover_commits(git_repository *repo, struct series_version *v)
 }
 
 /* Collects base..tip into a fresh version, without b4's cover commit. */
-static int collect(git_repository *repo, const git_oid *base,
-		   const git_oid *tip, const char *base_name,
-		   const char *tip_name, struct series_version *v)
+int b4_collect(git_repository *repo, const git_oid *base, const git_oid *tip,
+	       const char *base_name, const char *tip_name,
+	       struct series_version *v)
 {
 	git_commit *bc = NULL, *tc = NULL;
 	int r;
@@ -358,8 +392,8 @@ out:
 	return r;
 }
 
-static struct b4_version *add_version(struct b4_branch *b, int number,
-				      const char *where)
+struct b4_version *b4_add_version(struct b4_branch *b, int number,
+				  const char *where)
 {
 	struct b4_version *bv;
 
@@ -371,249 +405,6 @@ static struct b4_version *add_version(struct b4_branch *b, int number,
 	strbuf_init(&bv->v.extra, 0);
 	bv->v.number = number;
 	return bv;
-}
-
-/* ---- the sent tags ---- */
-
-struct tag_name {
-	int number;
-	char *ref;
-};
-
-static int cmp_tag(const void *a, const void *b)
-{
-	const struct tag_name *x = a, *y = b;
-
-	return x->number - y->number;
-}
-
-/* The base-commit: line of a tag message, or NULL. */
-static char *tag_base_commit(const char *msg)
-{
-	const char *p = msg;
-
-	for (;;) {
-		const char *nl = strchr(p, '\n');
-
-		if (!strncasecmp(p, "base-commit:", 12)) {
-			const char *v = p + 12, *e = nl ? nl : p + strlen(p);
-
-			while (v < e && isspace((unsigned char)*v))
-				v++;
-			while (e > v && isspace((unsigned char)e[-1]))
-				e--;
-			return e > v ? xstrndup(v, (size_t)(e - v)) : NULL;
-		}
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
-}
-
-/*
- * The commit count first-parent steps below tip, or NULL (no error)
- * when a merge or the root comes first; errors when commits are missing.
- */
-static int walk_back(git_repository *repo, git_commit *tip, int count,
-		     const char *name, git_commit **out)
-{
-	git_commit *c = NULL, *next;
-	int i;
-
-	*out = NULL;
-	if (git_commit_dup(&c, tip) < 0)
-		return error_git("cannot read commit");
-	for (i = 0; i < count; i++) {
-		if (git_commit_parentcount(c) != 1) {
-			git_commit_free(c);
-			return 0;
-		}
-		if (git_commit_parent(&next, c, 0) < 0) {
-			error_git("the commits of sent tag '%s' cannot be "
-				  "found: the parent of %s is missing", name,
-				  oid_short(git_commit_id(c), 12));
-			git_commit_free(c);
-			return RESPIN_ERR;
-		}
-		git_commit_free(c);
-		c = next;
-	}
-	*out = c;
-	return 0;
-}
-
-static int read_sent_tag(git_repository *repo, struct b4_branch *b,
-			 const struct tag_name *t,
-			 const struct json_value *history)
-{
-	const char *name = t->ref + strlen("refs/tags/");
-	git_reference *ref = NULL;
-	git_object *obj = NULL, *peeled = NULL;
-	git_commit *base = NULL;
-	char *base_hex = NULL;
-	struct b4_version *bv;
-	struct strbuf src = STRBUF_INIT, cover = STRBUF_INIT;
-	const char *msg;
-	git_oid oid;
-	size_t n;
-	int r = RESPIN_ERR, count;
-
-	if (git_reference_lookup(&ref, repo, t->ref) < 0 ||
-	    !git_reference_target(ref) ||
-	    git_object_lookup(&obj, repo, git_reference_target(ref),
-			      GIT_OBJECT_ANY) < 0 ||
-	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
-		error_git("the commits of sent tag '%s' cannot be found", name);
-		error_hint("the repository lacks objects the tag points at; "
-			   "fetch them, or delete the tag if it is stale");
-		goto out;
-	}
-	if (git_object_type(obj) != GIT_OBJECT_TAG) {
-		error("sent tag '%s' is not an annotated tag with b4's cover "
-		      "letter, so its base is unknown", name);
-		error_hint("b4 send makes annotated tags; recreate this one "
-			   "with 'b4 send --resend' or delete it");
-		goto out;
-	}
-	/*
-	 * The base: b4's "base-commit:" line, checked against the count of
-	 * patches its shortlog gives.  With the branch-description cover
-	 * strategy b4 0.12 writes the parent of the fork point there (and
-	 * a literal "SHA~1" when that is a root commit): the count wins.
-	 */
-	msg = git_tag_message((git_tag *)obj);
-	base_hex = tag_base_commit(msg);
-	n = base_hex ? strlen(base_hex) : 0;
-	if (base_hex && n >= 7 && n <= GIT_OID_HEXSZ &&
-	    strspn(base_hex, "0123456789abcdefABCDEF") == n &&
-	    !git_oid_fromstrn(&oid, base_hex, n) &&
-	    !git_commit_lookup_prefix(&base, repo, &oid, n)) {
-		r = git_graph_descendant_of(repo, git_object_id(peeled),
-					    git_commit_id(base));
-		if (r <= 0) {
-			git_error_clear();
-			error("the commits of sent tag '%s' cannot be found: "
-			      "%s does not descend from its base-commit %s",
-			      name, oid_short(git_object_id(peeled), 12),
-			      base_hex);
-			r = RESPIN_ERR;
-			goto out;
-		}
-	}
-	git_error_clear();
-	count = b4_tag_patch_count(msg);
-	if (count > 0) {
-		git_commit *fork = NULL;
-
-		r = walk_back(repo, (git_commit *)peeled, count, name, &fork);
-		if (r < 0)
-			goto out;
-		if (fork && base && !git_oid_equal(git_commit_id(fork),
-						   git_commit_id(base)) &&
-		    git_graph_descendant_of(repo, git_commit_id(fork),
-					    git_commit_id(base)) != 1) {
-			git_error_clear();
-			git_commit_free(fork);
-			fork = NULL;
-		}
-		if (fork) {
-			git_commit_free(base);
-			base = fork;
-		}
-	}
-	if (!base) {
-		if (!base_hex)
-			error("sent tag '%s' names no base-commit in its "
-			      "message", name);
-		else
-			error("the commits of sent tag '%s' cannot be found: "
-			      "its base-commit %s is not in this repository",
-			      name, base_hex);
-		error_hint("fetch the base it was sent on (b4 writes "
-			   "'base-commit: SHA' into the tag) and run this "
-			   "again");
-		r = RESPIN_ERR;
-		goto out;
-	}
-
-	bv = add_version(b, t->number, name);
-	bv->sent = 1;
-	r = collect(repo, git_commit_id(base), git_object_id(peeled),
-		    oid_short(git_commit_id(base), 12), name, &bv->v);
-	if (!r && !bv->v.nr_patches)
-		r = error("sent tag '%s' holds no patches above its "
-			  "base-commit %s", name, base_hex);
-	if (r < 0)
-		goto out;
-	b4_cover_from_tag(msg, &cover);
-	if (cover.len)
-		bv->cover = strbuf_detach(&cover, NULL);
-	bv->message_id = history_msgid(history, t->number);
-	derive_patch_msgids(bv);
-	strbuf_addf(&src, "b4 %s (%s)", name,
-		    oid_short(git_object_id(peeled), 12));
-	bv->v.source = strbuf_detach(&src, NULL);
-	if (bv->message_id)
-		bv->v.message_id = xstrdup(bv->message_id);
-	r = 0;
-out:
-	free(base_hex);
-	strbuf_release(&cover);
-	git_commit_free(base);
-	git_object_free(peeled);
-	git_object_free(obj);
-	git_reference_free(ref);
-	return r;
-}
-
-static int read_sent_tags(git_repository *repo, struct b4_branch *b,
-			  const struct json_value *history)
-{
-	const char *short_name = b->branch;
-	struct strbuf prefix = STRBUF_INIT;
-	git_reference_iterator *it = NULL;
-	struct tag_name *tags = NULL;
-	size_t nr = 0, alloc = 0, i;
-	const char *refname;
-	int r;
-
-	if (!strncmp(short_name, "b4/", 3))
-		short_name += 3;
-	strbuf_addf(&prefix, "refs/tags/sent/%s-v", short_name);
-	if (git_reference_iterator_glob_new(&it, repo, "refs/tags/sent/*") < 0) {
-		r = error_git("cannot list the sent/ tags");
-		goto out;
-	}
-	while (!(r = git_reference_next_name(&refname, it))) {
-		const char *num = refname + prefix.len;
-		size_t n;
-
-		if (strncmp(refname, prefix.buf, prefix.len))
-			continue;
-		n = strlen(num);
-		if (!n || n > 5 || strspn(num, "0123456789") != n || *num == '0')
-			continue;
-		ALLOC_GROW(tags, nr, alloc);
-		tags[nr].number = atoi(num);
-		tags[nr].ref = xstrdup(refname);
-		nr++;
-	}
-	if (r != GIT_ITEROVER) {
-		r = error_git("cannot list the sent/ tags");
-		goto out;
-	}
-	r = 0;
-	if (nr)
-		qsort(tags, nr, sizeof(*tags), cmp_tag);
-	for (i = 0; i < nr && !r; i++)
-		r = read_sent_tag(repo, b, &tags[i], history);
-out:
-	for (i = 0; i < nr; i++)
-		free(tags[i].ref);
-	free(tags);
-	git_reference_iterator_free(it);
-	strbuf_release(&prefix);
-	return r;
 }
 
 /* ---- the branch ---- */
@@ -735,7 +526,7 @@ out:
 static int read_current(git_repository *repo, struct b4_branch *b,
 			const git_oid *tip, const git_oid *cover_commit,
 			const char *cover_text, size_t cover_len,
-			const struct json_value *history)
+			struct json_object *history)
 {
 	git_commit *c = NULL;
 	git_oid base, start, end;
@@ -779,13 +570,15 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 		}
 		git_oid_cpy(&end, git_commit_parent_id(c, 0));
 		git_commit_free(c);
-		if (fork_point(repo, b, &end, &base) < 0)
-			return RESPIN_ERR;
+		r = fork_point(repo, b, &end, &base);
+		if (r < 0)
+			return r;
 		git_oid_cpy(&start, &base);
 	} else {
 		git_oid_cpy(&end, tip);
-		if (fork_point(repo, b, &end, &base) < 0)
-			return RESPIN_ERR;
+		r = fork_point(repo, b, &end, &base);
+		if (r < 0)
+			return r;
 		git_oid_cpy(&start, &base);
 	}
 	if (git_oid_equal(&start, &end)) {
@@ -794,14 +587,14 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 	}
 	memset(&nv, 0, sizeof(nv));
 	strbuf_init(&nv.extra, 0);
-	r = collect(repo, &start, &end, oid_short(&start, 12), b->branch,
+	r = b4_collect(repo, &start, &end, oid_short(&start, 12), b->branch,
 		    &nv);
 	if (r < 0 || !nv.nr_patches) {
 		series_version_release(&nv);
 		b->branch_empty = !r;
 		return r;
 	}
-	bv = add_version(b, b->revision, b->branch);
+	bv = b4_add_version(b, b->revision, b->branch);
 	strbuf_release(&bv->v.extra);
 	bv->v = nv;
 	bv->v.number = b->revision;
@@ -810,8 +603,8 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 	if (sb.len)
 		bv->cover = strbuf_detach(&sb, NULL);
 	/* a revision b4 has a Message-ID for was sent from here already */
-	bv->message_id = history_msgid(history, b->revision);
-	derive_patch_msgids(bv);
+	bv->message_id = b4_history_msgid(history, b->revision);
+	b4_derive_patch_msgids(bv);
 	if (bv->message_id)
 		bv->v.message_id = xstrdup(bv->message_id);
 	strbuf_addf(&sb, "b4 branch %s (%s)", b->branch, oid_short(tip, 12));
@@ -819,22 +612,122 @@ static int read_current(git_repository *repo, struct b4_branch *b,
 	return 0;
 }
 
+/* The cover strategy, as b4 decides it: the branch's own, else b4's. */
+static int read_strategy(git_repository *repo, struct b4_branch *b)
+{
+	b->strategy = branch_config(repo, b->branch, "b4-prep-cover-strategy");
+	if (!b->strategy)
+		b->strategy = repo_config_string(repo, "b4.prep-cover-strategy",
+						 "commit");
+	if (b->strategy && strcmp(b->strategy, "commit") &&
+	    strcmp(b->strategy, "tip-commit") &&
+	    strcmp(b->strategy, "branch-description"))
+		return error("branch '%s' uses b4 cover strategy '%s', which "
+			     "respin does not know", b->branch, b->strategy);
+	return 0;
+}
+
+/* What b4 keeps: the tracking JSON and the cover text it comes with. */
+struct b4_tracking {
+	git_commit *cover;		/* the cover commit, or NULL */
+	git_oid cover_oid;		/* zero without one */
+	char *desc, *config;		/* branch-description strategy */
+	const char *cover_text;		/* borrowed from one of those */
+	size_t cover_len;
+	struct json_object *root, *history;
+};
+
+static void tracking_release(struct b4_tracking *t)
+{
+	git_commit_free(t->cover);
+	free(t->desc);
+	free(t->config);
+	json_object_put(t->root);
+}
+
+/* The tracking data from the cover commit's message, after the marker. */
+static int tracking_from_commit(git_repository *repo, struct b4_branch *b,
+				struct b4_tracking *t)
+{
+	struct strbuf where = STRBUF_INIT;
+	const char *msg, *mark, *json_text;
+
+	if (git_commit_lookup(&t->cover, repo, &t->cover_oid) < 0)
+		return error_git("cannot read b4's cover commit");
+	strbuf_addf(&where, "in cover commit %s", oid_short(&t->cover_oid, 12));
+	b->tracking_in = strbuf_detach(&where, NULL);
+	msg = git_commit_message(t->cover);
+	mark = find_line(msg, B4_MARKER);
+	t->cover_text = msg;
+	t->cover_len = (size_t)(mark - msg);
+	json_text = strchr(mark, '{');
+	if (!json_text)
+		return bad_tracking(b, "no JSON object follows the marker line");
+	return parse_tracking(b, json_text, strlen(json_text), &t->root,
+			      &t->history);
+}
+
+/*
+ * The tracking data from branch.NAME.b4-tracking, the cover letter from
+ * the branch's description.
+ */
+static int tracking_from_config(git_repository *repo, struct b4_branch *b,
+				struct b4_tracking *t)
+{
+	struct strbuf where = STRBUF_INIT;
+
+	t->config = branch_config(repo, b->branch, "b4-tracking");
+	if (!t->config) {
+		error("branch '%s' is not a b4 prep branch: no commit in its "
+		      "last %d holds '" B4_MARKER "', and it has no "
+		      "branch.%s.b4-tracking", b->branch, COVER_SEARCH_LIMIT,
+		      b->branch);
+		error_hint("give the branch 'b4 prep' made (b4/NAME), or record "
+			   "a plain branch with 'respin track NAME --base REF "
+			   "--tip BRANCH'");
+		return RESPIN_ERR;
+	}
+	free(b->strategy);
+	b->strategy = xstrdup("branch-description");
+	strbuf_addf(&where, "branch.%s.b4-tracking", b->branch);
+	b->tracking_in = strbuf_detach(&where, NULL);
+	t->desc = branch_config(repo, b->branch, "description");
+	if (t->desc) {
+		t->cover_text = t->desc;
+		t->cover_len = strlen(t->desc);
+	}
+	return parse_tracking(b, t->config, strlen(t->config), &t->root,
+			      &t->history);
+}
+
+/* Right after a send, the branch holds the sent version again. */
+static int mark_same_as_sent(git_repository *repo, struct b4_branch *b)
+{
+	struct b4_version *cur = &b->versions[b->nr_versions - 1];
+	size_t i;
+	int same = 0, r = 0;
+
+	if (cur->sent)
+		return 0;
+	for (i = b->nr_versions - 1; i > 0 && !same && !r; i--) {
+		r = series_version_same_patches(repo, &b->versions[i - 1].v,
+						&cur->v, &same);
+		if (!r && same)
+			cur->same_as = b->versions[i - 1].number;
+	}
+	return r;
+}
+
 int b4_branch_read(git_repository *repo, const char *name,
 		   struct b4_branch *b)
 {
 	git_reference *ref = NULL;
 	git_object *tipobj = NULL;
-	git_commit *cover = NULL;
-	struct json_value root;
-	const struct json_value *history = NULL;
-	char *desc = NULL, *tracking = NULL;
-	const char *cover_text = "", *json_text;
-	size_t cover_len = 0;
-	git_oid tip, cover_oid;
+	struct b4_tracking t = { 0 };
+	git_oid tip;
 	int r, found = 0;
 
 	memset(b, 0, sizeof(*b));
-	memset(&root, 0, sizeof(root));
 	r = find_branch(repo, name, &ref);
 	if (r < 0)
 		return r;
@@ -844,74 +737,13 @@ int b4_branch_read(git_repository *repo, const char *name,
 		goto out;
 	}
 	git_oid_cpy(&tip, git_object_id(tipobj));
-
-	/* as b4 decides it: the branch's own, else b4's setting */
-	b->strategy = branch_config(repo, b->branch, "b4-prep-cover-strategy");
-	if (!b->strategy)
-		b->strategy = repo_config_string(repo, "b4.prep-cover-strategy",
-						 "commit");
-	if (b->strategy && strcmp(b->strategy, "commit") &&
-	    strcmp(b->strategy, "tip-commit") &&
-	    strcmp(b->strategy, "branch-description")) {
-		r = error("branch '%s' uses b4 cover strategy '%s', which "
-			  "respin does not know", b->branch, b->strategy);
-		goto out;
-	}
-	if (strcmp(b->strategy, "branch-description")) {
-		r = find_cover_commit(repo, &tip, &cover_oid, &found);
-		if (r < 0)
-			goto out;
-	}
-	if (found) {
-		struct strbuf where = STRBUF_INIT;
-		const char *msg, *mark;
-
-		if (git_commit_lookup(&cover, repo, &cover_oid) < 0) {
-			r = error_git("cannot read b4's cover commit");
-			goto out;
-		}
-		strbuf_addf(&where, "in cover commit %s",
-			    oid_short(&cover_oid, 12));
-		b->tracking_in = strbuf_detach(&where, NULL);
-		msg = git_commit_message(cover);
-		mark = find_line(msg, B4_MARKER);
-		cover_text = msg;
-		cover_len = (size_t)(mark - msg);
-		json_text = strchr(mark, '{');
-		if (!json_text) {
-			r = bad_tracking(b, "no JSON object follows the "
-					 "marker line");
-			goto out;
-		}
-		r = parse_tracking(b, json_text, strlen(json_text), &root,
-				   &history);
-	} else {
-		struct strbuf where = STRBUF_INIT;
-
-		tracking = branch_config(repo, b->branch, "b4-tracking");
-		if (!tracking) {
-			error("branch '%s' is not a b4 prep branch: no commit "
-			      "in its last %d holds '" B4_MARKER "', and it "
-			      "has no branch.%s.b4-tracking", b->branch,
-			      COVER_SEARCH_LIMIT, b->branch);
-			error_hint("give the branch 'b4 prep' made (b4/NAME), "
-				   "or record a plain branch with 'respin track "
-				   "NAME --base REF --tip BRANCH'");
-			r = RESPIN_ERR;
-			goto out;
-		}
-		free(b->strategy);
-		b->strategy = xstrdup("branch-description");
-		strbuf_addf(&where, "branch.%s.b4-tracking", b->branch);
-		b->tracking_in = strbuf_detach(&where, NULL);
-		desc = branch_config(repo, b->branch, "description");
-		if (desc) {
-			cover_text = desc;
-			cover_len = strlen(desc);
-		}
-		r = parse_tracking(b, tracking, strlen(tracking), &root,
-				   &history);
-	}
+	t.cover_text = "";
+	r = read_strategy(repo, b);
+	if (!r && strcmp(b->strategy, "branch-description"))
+		r = find_cover_commit(repo, &tip, &t.cover_oid, &found);
+	if (!r)
+		r = found ? tracking_from_commit(repo, b, &t) :
+		    tracking_from_config(repo, b, &t);
 	if (r < 0)
 		goto out;
 	if (b->base_branch) {
@@ -922,33 +754,16 @@ int b4_branch_read(git_repository *repo, const char *name,
 		git_reference_free(bref);
 		git_error_clear();
 	}
-
-	r = read_sent_tags(repo, b, history);
+	r = b4_read_sent_tags(repo, b, t.history);
 	if (!r)
-		r = read_current(repo, b, &tip, &cover_oid, cover_text,
-				 cover_len, history);
-	/* right after a send, the branch holds the sent version again */
-	if (!r && b->nr_versions && !b->versions[b->nr_versions - 1].sent) {
-		struct b4_version *cur = &b->versions[b->nr_versions - 1];
-		size_t i;
-		int same = 0;
-
-		for (i = b->nr_versions - 1; i > 0 && !same; i--) {
-			r = series_version_same_patches(repo,
-					&b->versions[i - 1].v, &cur->v, &same);
-			if (r < 0)
-				goto out;
-			if (same)
-				cur->same_as = b->versions[i - 1].number;
-		}
-	}
+		r = read_current(repo, b, &tip, &t.cover_oid, t.cover_text,
+				 t.cover_len, t.history);
+	if (!r && b->nr_versions)
+		r = mark_same_as_sent(repo, b);
 out:
-	json_value_release(&root);
-	git_commit_free(cover);
+	tracking_release(&t);
 	git_object_free(tipobj);
 	git_reference_free(ref);
-	free(desc);
-	free(tracking);
 	return r;
 }
 

@@ -8,11 +8,9 @@
  * every later commit re-applied, and the branch moved only when all of
  * it succeeded.
  */
-#include "series/branchuse.h"
 #include "series/replace.h"
-#include "series/treescan.h"
 #include "patches/subject.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
@@ -28,20 +26,6 @@ static const char *const usage[] = {
 	"[--drop-obsolete] [--dry-run]",
 	NULL
 };
-
-/* The local branch to move: refs/heads/NAME or a full refs/heads/ name. */
-static int branch_ref(git_repository *repo, const char *name,
-		      git_reference **out)
-{
-	if (!git_branch_lookup(out, repo, name, GIT_BRANCH_LOCAL))
-		return 0;
-	if (!strncmp(name, "refs/heads/", 11) &&
-	    !git_reference_lookup(out, repo, name))
-		return 0;
-	return error_code(RESPIN_EUSAGE, "%s is not a local branch: replace "
-			  "moves a branch (git branch %s <commit> makes one)",
-			  name, name);
-}
 
 /* Old patches against new: the same, changed (by title), new, dropped. */
 static void say_changes(const struct series_version *a,
@@ -93,30 +77,58 @@ static void say_changes(const struct series_version *a,
 	free(used);
 }
 
+static void print_plan(const struct replace_run *rr,
+		       const struct replace_request *rq)
+{
+	const struct replace_plan *p = &rr->p;
+	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&out, "%s: %s v%d -> v%d%s: ", rq->branch, rr->f->s.name,
+		    rr->f->v->number, rr->to->number,
+		    rq->dry_run ? " (dry run)" : "");
+	say_changes(rr->f->v, rr->to, &out);
+	strbuf_addf(&out, "  %zu later commit%s re-applied", p->kept,
+		    p->kept == 1 ? "" : "s");
+	if (p->kept_fixups || p->dropped_fixups)
+		strbuf_addf(&out, ", %zu fixup%s kept, %zu left out",
+			    p->kept_fixups, p->kept_fixups == 1 ? "" : "s",
+			    p->dropped_fixups);
+	strbuf_addch(&out, '\n');
+	for (i = 0; i < rr->t.nr; i++)
+		if (p->left_out[i])
+			strbuf_addf(&out, "  left out %s %s (obsolete)\n",
+				    oid_short(&rr->t.commits[i].oid, 12),
+				    rr->t.commits[i].subject);
+	strbuf_addf(&out, "  the trees from %s on changed: respin check "
+		    "%s@v%d checks it (stored results are reused)\n",
+		    oid_short(&p->onto, 12), rr->f->s.name, rr->to->number);
+	if (rr->moved)
+		strbuf_addf(&out, "%s is now %s (was %s)\n", rq->branch,
+			    oid_short(&p->tip, 12), oid_short(&rr->t.tip, 12));
+	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
+	fputs(safe.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&safe);
+}
+
 int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 {
-	const char *branch = NULL, *base = NULL;
-	int version = 0, drop = 0, dry_run = 0, exit_code, n, r;
+	struct replace_request rq = { 0 };
+	int exit_code, n, r;
 	struct option opts[] = {
-		OPT_STRING(0, "in", &branch, "branch",
+		OPT_STRING(0, "in", &rq.branch, "branch",
 			   "the integration branch (e.g. mm-unstable)"),
-		OPT_INT(0, "version", &version, "n",
+		OPT_INT(0, "version", &rq.version, "n",
 			"the version to put in (default: the latest)"),
-		OPT_STRING(0, "base", &base, "ref",
+		OPT_STRING(0, "base", &rq.base, "ref",
 			   "the branch's commits above this (as respin tree)"),
-		OPT_BOOL(0, "drop-obsolete", &drop,
+		OPT_BOOL(0, "drop-obsolete", &rq.drop_obsolete,
 			 "leave out fixups that no longer apply"),
-		OPT_BOOL(0, "dry-run", &dry_run, "say what it would do"),
+		OPT_BOOL(0, "dry-run", &rq.dry_run, "say what it would do"),
 		OPT_END()
 	};
-	struct tree_scan t;
-	struct replace_plan p;
-	struct branch_use use = { 0 };
-	const struct tree_found *f;
-	struct series_version *to;
-	git_reference *ref = NULL, *moved = NULL;
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT, msg = STRBUF_INIT;
-	size_t i;
+	struct replace_run rr;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -124,118 +136,18 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 	if (n != 1)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give NAME");
-	if (!branch)
+	if (!rq.branch)
 		return command_usage_error(opts, usage, "in which branch? give "
 					   "--in BRANCH");
-	replace_plan_init(&p);
-	memset(&t, 0, sizeof(t));
-	r = branch_ref(ctx->repo, branch, &ref);
-	if (!r)
-		r = branch_use_find(ctx->repo, git_reference_name(ref), &use);
-	if (!r)
-		r = branch_use_check_clean(&use, git_reference_shorthand(ref));
-	if (!r)
-		r = tree_scan(ctx->repo, git_reference_name(ref), base, 20000, &t);
+	rq.name = argv[0];
+	r = replace_run(ctx->repo, &rq, &rr);
 	if (r < 0)
-		goto fail;
-	f = tree_scan_find(&t, argv[0]);
-	if (!f) {
-		r = error("%s is not in %s (respin tree %s shows what is)",
-			  argv[0], branch, branch);
-		goto fail;
-	}
-	to = version ? series_version_find((struct series *)&f->s, version) :
-	     series_latest((struct series *)&f->s);
-	if (!to) {
-		r = error("%s has no v%d", f->s.name, version);
-		goto fail;
-	}
-	if (to->number == f->v->number) {
-		printf("%s: %s v%d is in it already; nothing to do\n", branch,
-		       f->s.name, to->number);
-		r = 0;
-		goto out;
-	}
-	r = replace_make(ctx->repo, &t, f, to, drop, &p);
-	if (r < 0)
-		goto fail;
-	if (r == 1) {
-		if (p.failed_patch)
-			r = error("%s v%d does not go in %s: patch %zu/%zu "
-				  "\"%s\": %s; %s and the store are as they were",
-				  f->s.name, to->number, branch, p.failed_patch,
-				  to->nr_patches,
-				  to->patches[p.failed_patch - 1].subject,
-				  p.why.buf, branch);
-		else if (t.commits[p.failed_commit].fixup)
-			r = error("the fixup %s \"%s\" of %s v%d: %s; "
-				  "--drop-obsolete leaves it out; %s is as it "
-				  "was", oid_short(&t.commits[p.failed_commit].oid, 12),
-				  t.commits[p.failed_commit].subject, f->s.name,
-				  f->v->number, p.why.buf, branch);
-		else
-			r = error("%s \"%s\", after %s in %s, does not apply "
-				  "on v%d: %s; %s is as it was",
-				  oid_short(&t.commits[p.failed_commit].oid, 12),
-				  t.commits[p.failed_commit].subject, f->s.name,
-				  branch, to->number, p.why.buf, branch);
-		goto fail;
-	}
-
-	strbuf_addf(&out, "%s: %s v%d -> v%d%s: ", branch, f->s.name,
-		    f->v->number, to->number, dry_run ? " (dry run)" : "");
-	say_changes(f->v, to, &out);
-	strbuf_addf(&out, "  %zu later commit%s re-applied", p.kept,
-		    p.kept == 1 ? "" : "s");
-	if (p.kept_fixups || p.dropped_fixups)
-		strbuf_addf(&out, ", %zu fixup%s kept, %zu left out",
-			    p.kept_fixups, p.kept_fixups == 1 ? "" : "s",
-			    p.dropped_fixups);
-	strbuf_addch(&out, '\n');
-	for (i = 0; i < t.nr; i++)
-		if (p.left_out[i])
-			strbuf_addf(&out, "  left out %s %s (obsolete)\n",
-				    oid_short(&t.commits[i].oid, 12),
-				    t.commits[i].subject);
-	strbuf_addf(&out, "  the trees from %s on changed: respin check "
-		    "%s@v%d checks it (stored results are reused)\n",
-		    oid_short(&p.onto, 12), f->s.name, to->number);
-	if (!dry_run) {
-		strbuf_addf(&msg, "respin replace %s v%d -> v%d", f->s.name,
-			    f->v->number, to->number);
-		/* moves only from the value it was scanned at */
-		if (git_reference_create_matching(&moved, ctx->repo,
-						  git_reference_name(ref),
-						  &p.tip, 1, &t.tip,
-						  msg.buf) < 0) {
-			r = error_git("cannot move %s (did it move meanwhile?)",
-				      branch);
-			goto fail;
-		}
-		if (branch_use_follow(&use, &t.tip, &p.tip) < 0) {
-			r = error("%s moved to %s, but its worktree could not "
-				  "follow (%s): 'git reset --hard' there makes "
-				  "it", branch, oid_short(&p.tip, 12),
-				  error_last());
-			goto fail;
-		}
-		strbuf_addf(&out, "%s is now %s (was %s)\n", branch,
-			    oid_short(&p.tip, 12), oid_short(&t.tip, 12));
-	}
-	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
-	r = 0;
-	goto out;
-fail:
-	r = error_report(r);
-out:
-	git_reference_free(moved);
-	git_reference_free(ref);
-	branch_use_release(&use);
-	replace_plan_release(&p);
-	tree_scan_release(&t);
-	strbuf_release(&out);
-	strbuf_release(&safe);
-	strbuf_release(&msg);
+		r = error_report(r);
+	else if (rr.to->number == rr.f->v->number)
+		printf("%s: %s v%d is in it already; nothing to do\n",
+		       rq.branch, rr.f->s.name, rr.to->number);
+	else
+		print_plan(&rr, &rq);
+	replace_run_release(&rr);
 	return r;
 }

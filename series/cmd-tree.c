@@ -8,7 +8,7 @@
  */
 #include "series/treemail.h"
 #include "series/treescan.h"
-#include "tools/lib/command.h"
+#include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
 #include "tools/lib/options.h"

@@ -194,8 +194,12 @@ static int add_file(git_repository *repo, struct conflict *c,
 	strbuf_init(&f->markers, 0);
 	if (!ours || !theirs)
 		return 0;
-	if (anc && file_hunks(repo, anc, ours, theirs, &f->hunks) < 0)
-		return -1;
+	if (anc) {
+		int r = file_hunks(repo, anc, ours, theirs, &f->hunks);
+
+		if (r < 0)
+			return r;
+	}
 	return file_markers(repo, anc, ours, theirs, &f->markers);
 }
 
@@ -221,11 +225,11 @@ int conflict_describe(git_repository *repo, const git_oid *commit,
 			      oid_short(onto, 12));
 		goto out;
 	}
-	while (!(r = git_index_conflict_next(&anc, &ours, &theirs, it)))
-		if (add_file(repo, c, anc, ours, theirs) < 0) {
-			r = -1;
+	while (!(r = git_index_conflict_next(&anc, &ours, &theirs, it))) {
+		r = add_file(repo, c, anc, ours, theirs);
+		if (r < 0)
 			goto out;
-		}
+	}
 	r = r == GIT_ITEROVER ? 0 : error_git("cannot list the conflicts");
 out:
 	git_index_conflict_iterator_free(it);

@@ -1,530 +1,526 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin import's work: versions from a mail source recorded into a
+ * series (applied, or from the mail alone), the tags given in replies
+ * kept beside them, a mail-only version applied later.
+ */
 #include "series/import.h"
-#include "patches/email.h"
-#include "patches/mail.h"
-#include "patches/patch.h"
-#include "patches/subject.h"
+#include "series/thread.h"
+#include "series/trailerdiff.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void mail_patch_release(struct mail_patch *mp)
+/*
+ * The patches applied on the base (--base, else the mail's
+ * base-commit) and committed, or kept as mail with --mail-only.
+ */
+static int build_version(git_repository *repo, int vnum,
+			 struct mail_patch *mps, size_t nr,
+			 const char *base_commit, const struct import_opts *o,
+			 struct series_version *nv)
 {
-	free(mp->title);
-	free(mp->message);
-	free(mp->author_name);
-	free(mp->author_email);
-	free(mp->diff);
-	free(mp->message_id);
-	memset(mp, 0, sizeof(*mp));
-}
+	const char *base_name = o->base ? o->base : base_commit;
+	git_commit *base = NULL;
+	int r;
 
-/* "Name <addr>" (or a bare address) into its parts. */
-static void split_address(const char *s, size_t len, char **name, char **email)
-{
-	const char *lt = memchr(s, '<', len), *gt;
-
-	if (lt && (gt = memchr(lt, '>', len - (size_t)(lt - s)))) {
-		const char *ne = lt;
-
-		while (ne > s && isspace((unsigned char)ne[-1]))
-			ne--;
-		if (ne > s && *s == '"' && ne[-1] == '"' && ne - s >= 2) {
-			s++;
-			ne--;
+	if (o->mail_only)
+		return import_mail_only(mps, nr, nv);
+	if (!base_name) {
+		error("v%d names no base-commit and no --base was given", vnum);
+		error_hint("give the tree it applies to with --base REF, or "
+			   "record it from the mail alone with --mail-only");
+		return RESPIN_ERR;
+	}
+	r = repo_commit_lookup(repo, base_name, &base);
+	if (r < 0) {
+		if (!o->base) {
+			r = error("v%d is based on %s, which is not in this "
+				  "repository", vnum, base_name);
+			error_hint("fetch it, give another base with --base "
+				   "REF, or use --mail-only");
 		}
-		*name = xstrndup(s, (size_t)(ne - s));
-		*email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
-	} else {
-		while (len && isspace((unsigned char)s[len - 1]))
-			len--;
-		*name = xstrdup("");
-		*email = xstrndup(s, len);
+		return r;
 	}
-}
-
-static void span_trim(const char **p, size_t *len)
-{
-	while (*len && isspace((unsigned char)**p)) {
-		(*p)++;
-		(*len)--;
-	}
-	while (*len && isspace((unsigned char)(*p)[*len - 1]))
-		(*len)--;
-}
-
-int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
-			    struct mail_patch *mp)
-{
-	struct ms_version *v = &ms->versions[vi];
-	struct ms_patch *slot = &v->patches[i];
-	struct ms_detail *p = slot->d;
-	struct ms_msg *m;
-	struct strbuf msg = STRBUF_INIT;
-	const char *body;
-	size_t blen;
-
-	memset(mp, 0, sizeof(*mp));
-	if (slot->msg < 0)
-		return error("v%d of \"%s\" is missing patch %ld/%d", v->number,
-			     v->title, i + 1, v->total);
-	m = &ms->msgs[slot->msg];
-	if (!p->pm.diff.p && p->unreadable)
-		return error("patch %ld/%d <%s> (\"%s\") cannot be read: %s",
-			     i + 1, v->total, m->msgid, m->tags.title,
-			     p->unreadable);
-	if (!p->pm.diff.p)
-		return error("patch %ld/%d <%s> (\"%s\") has no diff", i + 1,
-			     v->total, m->msgid, m->tags.title);
-	mp->title = xstrdup(m->tags.title ? m->tags.title : "");
-	mp->message_id = xstrdup(m->msgid);
-	mp->date = m->date;
-	mp->date_tz = m->tz;
-	body = p->pm.message.p ? p->pm.message.p : "";
-	blen = p->pm.message.p ? p->pm.message.len : 0;
-	span_trim(&body, &blen);
-	/* an in-body "From:" names the real author, as git am reads it */
-	if (blen > 6 && !strncmp(body, "From: ", 6)) {
-		const char *nl = memchr(body, '\n', blen);
-		size_t ll = nl ? (size_t)(nl - body) : blen;
-
-		split_address(body + 6, ll - 6, &mp->author_name,
-			      &mp->author_email);
-		body += ll;
-		blen -= ll;
-		span_trim(&body, &blen);
-	} else {
-		mp->author_name = xstrdup(m->from_name ? m->from_name : "");
-		mp->author_email = xstrdup(m->from_addr ? m->from_addr : "");
-	}
-	strbuf_addstr(&msg, mp->title);
-	strbuf_addch(&msg, '\n');
-	if (blen) {
-		strbuf_addch(&msg, '\n');
-		strbuf_add(&msg, body, blen);
-		strbuf_addch(&msg, '\n');
-	}
-	if (p->pm.trailer_block.p && p->pm.trailer_block.len) {
-		const char *t = p->pm.trailer_block.p;
-		size_t tl = p->pm.trailer_block.len;
-
-		span_trim(&t, &tl);
-		strbuf_addch(&msg, '\n');
-		strbuf_add(&msg, t, tl);
-		strbuf_addch(&msg, '\n');
-	}
-	mp->message = strbuf_detach(&msg, NULL);
-	mp->diff = xstrndup(p->pm.diff.p, p->pm.diff.len);
-	return 0;
-}
-
-void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out)
-{
-	const char *body = strchr(mp->message, '\n');
-
-	email_address_header(out, "From", mp->author_name, mp->author_email);
-	strbuf_addstr(out, "Date: ");
-	email_date(out, (git_time_t)mp->date, mp->date_tz);
-	strbuf_addch(out, '\n');
-	strbuf_addf(out, "Subject: %s\n", mp->title);
-	if (mp->message_id)
-		strbuf_addf(out, "Message-Id: <%s>\n", mp->message_id);
-	strbuf_addch(out, '\n');
-	while (body && *body == '\n')
-		body++;
-	if (body && *body) {
-		strbuf_addstr(out, body);
-		if (out->buf[out->len - 1] != '\n')
-			strbuf_addch(out, '\n');
-	}
-	strbuf_addstr(out, "---\n");
-	strbuf_addstr(out, mp->diff);
-	if (out->len && out->buf[out->len - 1] != '\n')
-		strbuf_addch(out, '\n');
-}
-
-int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp)
-{
-	struct mail_header h;
-	const char *body, *end = text + len, *diff, *mend;
-	struct strbuf msg = STRBUF_INIT;
-	size_t off;
-
-	memset(mp, 0, sizeof(*mp));
-	mail_header_init(&h);
-	if (mail_header_scan(&h, text, len, NULL) < 0) {
-		mail_header_release(&h);
-		return -1;
-	}
-	mp->title = xstrdup(h.subject ? h.subject : "");
-	mp->message_id = h.message_id ? xstrdup(h.message_id) : NULL;
-	mp->author_name = xstrdup(h.from.name ? h.from.name : "");
-	mp->author_email = xstrdup(h.from.addr ? h.from.addr : "");
-	mp->date = h.date_valid ? h.date : 0;
-	mp->date_tz = h.date_valid ? h.date_tz : 0;
-	body = text + (h.body_offset < len ? h.body_offset : len);
-	mail_header_release(&h);
-	off = patchmail_find_diff(body, (size_t)(end - body));
-	diff = body + off;
-	if (diff >= end) {
-		mail_patch_release(mp);
-		return error("stored patch mail has no diff");
-	}
-	mend = diff;
-	if (mend - body >= 4 && !strncmp(mend - 4, "---\n", 4))
-		mend -= 4;
-	strbuf_addstr(&msg, mp->title);
-	strbuf_addch(&msg, '\n');
-	while (mend > body && mend[-1] == '\n')
-		mend--;
-	if (mend > body) {
-		strbuf_addch(&msg, '\n');
-		strbuf_add(&msg, body, (size_t)(mend - body));
-		strbuf_addch(&msg, '\n');
-	}
-	mp->message = strbuf_detach(&msg, NULL);
-	mp->diff = xstrndup(diff, (size_t)(end - diff));
-	return 0;
-}
-
-/* The hex digits at s ("bd517a84...") when there are at least 7: their end. */
-static const char *hex_end(const char *s)
-{
-	const char *e = s;
-
-	while (isxdigit((unsigned char)*e))
-		e++;
-	return e - s >= 7 && (!*e || isspace((unsigned char)*e)) ? e : NULL;
+	r = import_apply(repo, base, mps, nr, nv);
+	git_commit_free(base);
+	if (!r)
+		nv->base_ref = xstrdup(base_name);
+	return r;
 }
 
 /*
- * Where X starts in the "base-commit: X" line at the start of a line
- * of v's cover letter or patches, or NULL.
+ * Whether nv may be recorded as version vnum of s: 0 when it may (a
+ * mail-only version there, which nv applies, is taken out, keeping how
+ * it was sent), 1 when s has these patches already, <0 when s has
+ * another v<vnum>.
  */
-static const char *find_base_line(struct mailset *ms, long vi)
+static int make_room(struct series *s, int vnum, struct series_version *nv,
+		     const struct import_opts *o)
 {
-	struct ms_version *v = &ms->versions[vi];
+	struct series_version *old = series_version_find(s, vnum);
+	int same;
+	size_t i, k;
+
+	if (!old)
+		return 0;
+	same = old->nr_patches == nv->nr_patches;
+	for (i = 0; same && i < nv->nr_patches; i++)
+		same = git_oid_equal(&old->patches[i].patch_id,
+				     &nv->patches[i].patch_id);
+	if (same && (o->mail_only || !git_oid_is_zero(&old->tip)))
+		return 1;
+	if (!git_oid_is_zero(&old->tip) || o->mail_only)
+		return error_code(RESPIN_EUSAGE, "series '%s' has a v%d "
+				  "already (with other patches)", s->name,
+				  vnum);
+	/* a mail-only version gets its commits: how it was sent stays */
+	nv->subject_prefix = old->subject_prefix;
+	nv->sent_base = old->sent_base;
+	nv->sent_prereqs = old->sent_prereqs;
+	old->subject_prefix = old->sent_base = NULL;
+	old->sent_prereqs = NULL;
+	k = (size_t)(old - s->versions);
+	series_version_release(old);
+	memmove(old, old + 1, (s->nr_versions - k - 1) * sizeof(*old));
+	s->nr_versions--;
+	return 0;
+}
+
+/* Applies (or keeps from mail only) the patches as version vnum of s. */
+static int record_version(git_repository *repo, struct series *s,
+			  int vnum, struct mail_patch *mps, size_t nr,
+			  const char *base_commit, struct import_opts *o,
+			  const char *source, const char *msgid,
+			  git_oid *keep, struct strbuf *report)
+{
+	struct series_version nv, *v;
+	int r;
+
+	memset(&nv, 0, sizeof(nv));
+	strbuf_init(&nv.extra, 0);
+	r = build_version(repo, vnum, mps, nr, base_commit, o, &nv);
+	if (!r)
+		r = make_room(s, vnum, &nv, o);
+	if (r == 1)
+		strbuf_addf(report, "%s v%d already has these %zu patches; "
+			    "nothing recorded\n", s->name, vnum,
+			    nv.nr_patches);
+	if (r) {
+		series_version_release(&nv);
+		return r < 0 ? r : 0;
+	}
+	o->recorded++;
+	v = series_version_add(s, vnum);
+	*v = nv;
+	v->number = vnum;
+	v->loaded = 1;
+	v->recorded = repo_now();
+	v->source = xstrdup(source);
+	v->message_id = msgid ? xstrdup(msgid) : NULL;
+	if (!git_oid_is_zero(&v->tip)) {
+		git_oid_cpy(keep, &v->tip);
+		strbuf_addf(report, "%s v%d: %zu patch%s from mail applied on "
+			    "%s (%s)\n", s->name, vnum, v->nr_patches,
+			    v->nr_patches == 1 ? "" : "es",
+			    o->base ? o->base : "base-commit",
+			    oid_short(&v->base, 12));
+	} else {
+		strbuf_addf(report, "%s v%d: %zu patch%s recorded from mail "
+			    "only (no base)\n", s->name, vnum, v->nr_patches,
+			    v->nr_patches == 1 ? "" : "es");
+	}
+	return 0;
+}
+
+static int has_line(const struct strbuf *sb, const char *line, size_t n)
+{
+	const char *at = sb->buf, *end = sb->buf + sb->len;
+
+	while (at < end) {
+		const char *e = memchr(at, '\n', (size_t)(end - at));
+		size_t m = e ? (size_t)(e - at) + 1 : (size_t)(end - at);
+
+		if (m == n && !memcmp(at, line, n))
+			return 1;
+		at += m;
+	}
+	return 0;
+}
+
+/* The lines of add that old lacks, appended to old. */
+static void lines_union(struct strbuf *old, const struct strbuf *add)
+{
+	const char *p = add->buf, *end = add->buf + add->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (!has_line(old, p, n))
+			strbuf_add(old, p, n);
+		p += n;
+	}
+}
+
+/*
+ * Keeps the tags given in replies to version vi beside the recorded
+ * version (cover and diff flag those a later version lost).  They are
+ * only added to: a source without some replies forgets none.  A
+ * version recorded before that gets new ones is saved again and said.
+ */
+static int record_given(git_repository *repo, struct series *s,
+			const struct mailset *ms, long vi, int fresh,
+			struct import_opts *o, struct strbuf *report)
+{
+	struct series_version *sv = series_version_find(s, ms->versions[vi].number);
+	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT;
+	size_t was;
+	int r;
+
+	if (!sv || !sv->loaded)
+		return 0;
+	trailerdiff_given_text(ms, vi, &text);
+	r = series_version_text(repo, s, sv, SERIES_TEXT_GIVEN, &old);
+	if (r == RESPIN_ENOTFOUND)
+		r = 0;
+	was = old.len;
+	if (!r)
+		lines_union(&old, &text);
+	if (!r && old.len != was) {
+		series_version_set_text(sv, SERIES_TEXT_GIVEN, old.buf,
+				      old.len);
+		if (!fresh) {
+			const char *c;
+			size_t n = 0;
+
+			for (c = old.buf; *c; c++)
+				n += *c == '\n';
+			o->recorded++;
+			strbuf_addf(report, "%s v%d: tags given in replies "
+				    "recorded (%zu)\n", s->name, sv->number, n);
+		}
+	}
+	strbuf_release(&text);
+	strbuf_release(&old);
+	return r;
+}
+
+static int list_series(const struct mailset *ms, const char *what)
+{
+	size_t i;
+
+	error_code(RESPIN_EUSAGE, "%s holds %zu series; say which with a "
+		   "Message-ID", what, ms->nr_series);
+	for (i = 0; i < ms->nr_series && i < 10; i++) {
+		const struct ms_series *s = &ms->series[i];
+		const struct ms_version *v = &ms->versions[s->versions[s->nr - 1]];
+		long head = v->cover;
+		long k;
+
+		for (k = 0; head < 0 && k < v->total; k++)
+			head = v->patches[k].msg;
+		error_hint("\"%s\": %s", term_safe(s->title),
+			   head >= 0 ? term_safe(ms->msgs[head].msgid) : "?");
+	}
+	return RESPIN_EUSAGE;
+}
+
+/*
+ * A cover letter's text as its author wrote it, up to the signature: a
+ * changelog under a "---" (as b4 writes it) or under a heading
+ * underlined with "---" is part of it, not notes to drop.  The cover
+ * letter parser cuts the shortlog and diffstat off.
+ */
+static void cover_letter_text(const struct patchmail *pm, struct strbuf *out)
+{
+	const struct patchmail_span *part[] = {
+		&pm->message, &pm->trailer_block, &pm->notes
+	};
+	const char *start = NULL, *end = NULL;
+	size_t k;
+
+	for (k = 0; k < sizeof(part) / sizeof(part[0]); k++) {
+		if (!part[k]->p)
+			continue;
+		if (!start || part[k]->p < start)
+			start = part[k]->p;
+		if (!end || part[k]->p + part[k]->len > end)
+			end = part[k]->p + part[k]->len;
+	}
+	if (start)
+		strbuf_add(out, start, (size_t)(end - start));
+}
+
+/*
+ * A subject whose version or counter is out of range ("v4294967297")
+ * was not read as a tag: its message would be recorded as some other
+ * version.  Refused, naming it.
+ */
+static int check_numbers(const struct mailset *ms, const struct ms_version *v)
+{
 	long k;
 
 	for (k = -1; k < v->total; k++) {
-		struct ms_patch *p = k < 0 ? &v->cover_part : &v->patches[k];
-		const char *s;
+		long m = k < 0 ? v->cover : v->patches[k].msg;
 
-		if (p->msg < 0 || !p->d || !p->d->body.len)
+		if (m < 0 || !ms->msgs[m].tags.out_of_range)
 			continue;
-		for (s = p->d->body.buf; (s = strstr(s, "\nbase-commit: ")); s++)
-			if (hex_end(s + 14))
-				return s + 14;
+		error("message <%s> (\"%s\"): a version above v%d or a counter "
+		      "above %d/%d is not read as a tag; nothing recorded",
+		      ms->msgs[m].msgid, ms->msgs[m].subject,
+		      SUBJECT_MAX_VERSION, SUBJECT_MAX_TOTAL,
+		      SUBJECT_MAX_TOTAL);
+		error_hint("fix the [PATCH ...] tag of its Subject: line and "
+			   "import again");
+		return RESPIN_ERR;
 	}
-	return NULL;
-}
-
-char *import_base_commit(struct mailset *ms, long vi)
-{
-	const char *s = find_base_line(ms, vi);
-
-	return s ? xstrndup(s, (size_t)(hex_end(s) - s)) : NULL;
-}
-
-/* The "prerequisite-patch-id: X" lines right after the base-commit's. */
-static char *prereqs_after(const char *s)
-{
-	static const char key[] = "prerequisite-patch-id: ";
-	struct strbuf ids = STRBUF_INIT;
-
-	for (;;) {
-		const char *e;
-
-		s += strcspn(s, "\n");
-		if (*s++ != '\n' || strncmp(s, key, sizeof(key) - 1))
-			break;
-		s += sizeof(key) - 1;
-		e = hex_end(s);
-		if (!e)
-			break;
-		strbuf_add(&ids, s, (size_t)(e - s));
-		strbuf_addch(&ids, '\n');
-	}
-	if (!ids.len) {
-		strbuf_release(&ids);
-		return NULL;
-	}
-	return strbuf_detach(&ids, NULL);
-}
-
-void import_sent_info(struct mailset *ms, long vi, struct series_version *sv)
-{
-	const struct ms_version *v = &ms->versions[vi];
-	const char *base = find_base_line(ms, vi);
-	long head = v->cover >= 0 ? v->cover : v->total ? v->patches[0].msg : -1;
-
-	free(sv->subject_prefix);
-	free(sv->sent_base);
-	free(sv->sent_prereqs);
-	sv->subject_prefix = sv->sent_base = sv->sent_prereqs = NULL;
-	if (head >= 0 && ms->msgs[head].subject) {
-		struct strbuf pfx = STRBUF_INIT;
-
-		subject_sent_prefix(ms->msgs[head].subject, &pfx);
-		if (pfx.len)
-			sv->subject_prefix = strbuf_detach(&pfx, NULL);
-		strbuf_release(&pfx);
-	}
-	if (base) {
-		sv->sent_base = xstrndup(base, (size_t)(hex_end(base) - base));
-		sv->sent_prereqs = prereqs_after(base);
-	}
-}
-
-static int note_path(const git_diff_delta *delta, void *payload)
-{
-	char **path = payload;
-
-	free(*path);
-	*path = xstrdup(delta->new_file.path ? delta->new_file.path : "?");
 	return 0;
 }
 
 /*
- * A name from mail fit for a commit header: every run of control
- * characters (an encoded newline, a tab, an escape) becomes one space,
- * '<' and '>' are dropped (they would end the name early), blanks at
- * either end go.  Returns a new string.
+ * The version to import of series si (t's focus, or the source's one
+ * series): the one want (a patch or a reply to one) belongs to, or the
+ * latest; a version superseded by a resend gives way to it.
  */
-static char *ident_name_clean(const char *s)
+static int choose_version(const struct mail_thread *t, const char *want,
+			  long *si, long *vi)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int blank = 0;
+	const struct mailset *ms = &t->ms;
+	const char *what = mail_source_describe(t->src);
 
-	for (; *s; s++) {
-		unsigned char c = *s;
+	if (want) {
+		long m = mailset_find(ms, want);
 
-		if (c < 0x20 || c == 0x7f || c == ' ') {
-			blank = 1;
-			continue;
-		}
-		if (c == '<' || c == '>')
-			continue;
-		if (blank && sb.len)
-			strbuf_addch(&sb, ' ');
-		blank = 0;
-		strbuf_addch(&sb, c);
+		*si = t->only;
+		if (ms->msgs[m].kind == MS_REPLY)
+			m = ms->msgs[m].patch_of;
+		*vi = ms->msgs[m].version;
+		while (ms->versions[*vi].superseded_by >= 0)
+			*vi = ms->versions[*vi].superseded_by;
+		return 0;
 	}
-	return strbuf_detach(&sb, NULL);
+	if (ms->nr_series == 1) {
+		*si = 0;
+		*vi = ms->series[0].versions[ms->series[0].nr - 1];
+		return 0;
+	}
+	if (!ms->nr_series)
+		return error_code(RESPIN_ENOTFOUND, "no patch series in %s",
+				  what);
+	return list_series(ms, what);
 }
 
-/* An address fit for a commit header: nothing blank, no control or <>. */
-static int ident_email_ok(const char *s)
+/* Stores the cover letter of version vi as the recorded version's. */
+static void record_cover(struct series *s, struct mailset *ms, long vi)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
+	struct ms_version *v = &ms->versions[vi];
+	struct ms_detail *c = v->cover_part.d;
+	struct series_version *sv = series_version_find(s, v->number);
+	struct strbuf cover = STRBUF_INIT;
 
-		if (c <= 0x20 || c == 0x7f || c == '<' || c == '>')
-			return 0;
-	}
-	return 1;
+	if (!sv || !sv->loaded)
+		return;
+	/* its title, then its text */
+	strbuf_addf(&cover, "%s\n\n", ms->msgs[v->cover].tags.title);
+	cover_letter_text(&c->pm, &cover);
+	strbuf_rtrim(&cover);
+	strbuf_addch(&cover, '\n');
+	series_version_set_text(sv, SERIES_TEXT_COVER, cover.buf, cover.len);
+	strbuf_release(&cover);
 }
 
-/* The author of mp's commit; the message names the mail when it cannot. */
-static int mail_author(const struct mail_patch *mp, size_t i, size_t nr,
-		       git_signature **out)
+/* The patches of loaded version vi as mail_patch; the error names one. */
+static int version_patches(struct mailset *ms, long vi,
+			   struct mail_patch **out)
 {
-	char *name = ident_name_clean(mp->author_name ? mp->author_name : "");
-	const char *email = mp->author_email && *mp->author_email ?
-			    mp->author_email : "unknown";
+	struct ms_version *v = &ms->versions[vi];
+	struct mail_patch *mps = xcalloc((size_t)v->total + 1, sizeof(*mps));
+	long k;
 	int r = 0;
 
-	if (!ident_email_ok(email)) {
-		r = error("patch %zu/%zu <%s>: the author's address in From: "
-			  "has a control character, a blank or <>: not "
-			  "written into a commit", i + 1, nr,
-			  mp->message_id ? mp->message_id : "");
-		error_hint("fix the From: line of that message (or import "
-			   "with --mail-only, which writes no commit)");
-	} else if (git_signature_new(out, *name ? name : email, email,
-				     (git_time_t)mp->date, mp->date_tz) < 0) {
-		r = error_git("patch %zu/%zu <%s>: a bad author", i + 1, nr,
-			      mp->message_id ? mp->message_id : "");
+	*out = mps;
+	for (k = 0; k < v->total && !r; k++)
+		r = mail_patch_from_mailset(ms, vi, k, &mps[k]);
+	if (r < 0) {
+		char *why = xstrdup(error_last());
+		int missing = v->patches[k - 1].msg < 0;
+
+		r = error("%s; nothing recorded", why);
+		free(why);
+		if (missing)
+			error_hint("find the missing mail (lore, your archive) "
+				   "and import from a source that has it");
 	}
-	free(name);
 	return r;
 }
 
-int import_apply(git_repository *repo, git_commit *base,
-		 struct mail_patch *patches, size_t nr,
-		 struct series_version *v)
+/*
+ * Records version vi of ms into s: its patches, the tags given in
+ * replies, how it was sent, its cover letter; source says where it
+ * came from.
+ */
+static int import_version(git_repository *repo, struct series *s,
+			  struct mailset *ms, long vi, const char *source,
+			  struct import_opts *o, struct strbuf *report,
+			  git_oid *keep)
 {
-	git_apply_options opts = GIT_APPLY_OPTIONS_INIT;
-	git_signature *committer = NULL;
-	git_commit *parent = NULL;
-	git_tree *tree = NULL;
-	char *path = NULL;
-	size_t i;
-	int r = -1;
+	struct ms_version *v = &ms->versions[vi];
+	struct mail_patch *mps = NULL;
+	struct series_version *sv;
+	char *base_commit = NULL;
+	long head = v->cover >= 0 ? v->cover : v->patches[0].msg;
+	int r, fresh = o->recorded;
 
-	if (repo_signature(repo, &committer) < 0)
-		return -1;
-	opts.delta_cb = note_path;
-	opts.payload = &path;
-	git_commit_dup(&parent, base);
-	if (git_commit_tree(&tree, base) < 0) {
-		error_git("cannot read the base tree");
-		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		struct mail_patch *mp = &patches[i];
-		git_diff *diff = NULL;
-		git_index *index = NULL;
-		git_signature *author = NULL;
-		git_oid tree_oid, commit_oid;
-		git_tree *next = NULL;
-		git_commit *c = NULL;
-		struct series_patch *sp;
-
-		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0) {
-			error_git("patch %zu/%zu <%s> (\"%s\"): cannot read its "
-				  "diff", i + 1, nr, mp->message_id, mp->title);
-			goto out;
-		}
-		r = git_apply_to_tree(&index, repo, tree, diff, &opts);
-		git_diff_free(diff);
-		if (r < 0) {
-			const git_error *e = git_error_last();
-
-			r = error("patch %zu/%zu <%s> (\"%s\") does not apply "
-				  "on %s: %s%s%s", i + 1, nr, mp->message_id,
-				  mp->title,
-				  oid_short(git_commit_id(base), 12),
-				  path ? path : "", path ? ": " : "",
-				  e && e->message ? e->message : "conflict");
-			goto out;
-		}
-		r = -1;
-		if (git_index_write_tree_to(&tree_oid, index, repo) < 0) {
-			git_index_free(index);
-			error_git("cannot write the tree of patch %zu", i + 1);
-			goto out;
-		}
-		git_index_free(index);
-		if (mail_author(mp, i, nr, &author) < 0)
-			goto out;
-		if (git_tree_lookup(&next, repo, &tree_oid) < 0 ||
-		    git_commit_create(&commit_oid, repo, NULL, author,
-				      committer, NULL, mp->message, next, 1,
-				      (const git_commit **)&parent) < 0) {
-			git_signature_free(author);
-			git_tree_free(next);
-			error_git("cannot commit patch %zu/%zu", i + 1, nr);
-			goto out;
-		}
-		git_signature_free(author);
-		git_tree_free(tree);
-		tree = next;
-		if (git_commit_lookup(&c, repo, &commit_oid) < 0) {
-			error_git("cannot read back patch %zu", i + 1);
-			goto out;
-		}
-		git_commit_free(parent);
-		parent = c;
-		sp = series_version_add_patch(v);
-		git_oid_cpy(&sp->commit, &commit_oid);
-		sp->subject = xstrdup(mp->title);
-		sp->message_id = mp->message_id ? xstrdup(mp->message_id) : NULL;
-		if (patch_commit_id(repo, c, &sp->patch_id) < 0)
-			goto out;
-	}
-	git_oid_cpy(&v->base, git_commit_id(base));
-	git_oid_cpy(&v->tip, git_commit_id(parent));
-	r = 0;
-out:
-	if (r < 0) {
-		for (i = 0; i < v->nr_patches; i++) {
-			free(v->patches[i].subject);
-			free(v->patches[i].message_id);
-			strbuf_release(&v->patches[i].extra);
-		}
-		v->nr_patches = 0;
-	}
-	free(path);
-	git_tree_free(tree);
-	git_commit_free(parent);
-	git_signature_free(committer);
-	return r;
-}
-
-int import_mail_only(struct mail_patch *patches, size_t nr,
-		     struct series_version *v)
-{
-	struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		struct mail_patch *mp = &patches[i];
-		struct series_patch *sp;
-		git_diff *diff = NULL;
-		git_oid pid;
-
-		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0 ||
-		    git_diff_patchid(&pid, diff, NULL) < 0) {
-			git_diff_free(diff);
-			strbuf_release(&text);
-			strbuf_release(&name);
-			return error_git("patch %zu/%zu <%s> (\"%s\"): cannot "
-					 "read its diff", i + 1, nr,
-					 mp->message_id, mp->title);
-		}
-		git_diff_free(diff);
-		sp = series_version_add_patch(v);
-		git_oid_cpy(&sp->patch_id, &pid);
-		sp->subject = xstrdup(mp->title);
-		sp->message_id = mp->message_id ? xstrdup(mp->message_id) : NULL;
-		strbuf_reset(&name);
-		strbuf_addf(&name, "%s <%s>", mp->author_name, mp->author_email);
-		sp->author = strbuf_detach(&name, NULL);
-		strbuf_reset(&text);
-		mail_patch_to_text(mp, &text);
-		strbuf_reset(&name);
-		strbuf_addf(&name, "mail-%04zu", i + 1);
-		series_version_attach(v, name.buf, text.buf, text.len);
-	}
-	strbuf_release(&text);
-	strbuf_release(&name);
-	return 0;
-}
-
-int import_stored_patches(git_repository *repo, const struct series *s,
-			  const struct series_version *v,
-			  struct mail_patch **out, size_t *nr)
-{
-	struct mail_patch *mp = xcalloc(v->nr_patches + 1, sizeof(*mp));
-	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < v->nr_patches && !r; i++) {
-		strbuf_reset(&name);
-		strbuf_reset(&text);
-		strbuf_addf(&name, "mail-%04zu", i + 1);
-		r = series_version_attachment(repo, s, v, name.buf, &text);
-		if (r == RESPIN_ENOTFOUND)
-			r = error("%s v%d has no stored mail for patch %zu",
-				  s->name, v->number, i + 1);
-		if (!r)
-			r = mail_patch_from_text(text.buf, text.len, &mp[i]);
-	}
-	strbuf_release(&name);
-	strbuf_release(&text);
-	if (r < 0) {
-		for (i = 0; i < v->nr_patches; i++)
-			mail_patch_release(&mp[i]);
-		free(mp);
+	r = check_numbers(ms, v);
+	if (!r)
+		r = mailset_load(ms, vi);
+	if (r < 0)
 		return r;
+	r = version_patches(ms, vi, &mps);
+	base_commit = import_base_commit(ms, vi);
+	if (!r)
+		r = record_version(repo, s, v->number, mps, (size_t)v->total,
+				   base_commit, o, source, head >= 0 ?
+				   ms->msgs[head].msgid : NULL, keep, report);
+	if (!r)
+		r = record_given(repo, s, ms, vi, o->recorded != fresh, o,
+				 report);
+	if (!r && !s->change_id && v->change_id)
+		s->change_id = xstrdup(v->change_id);
+	sv = series_version_find(s, v->number);
+	if (!r && sv && sv->loaded)
+		import_sent_info(ms, vi, sv);
+	if (!r && v->cover >= 0)
+		record_cover(s, ms, vi);
+	free(base_commit);
+	mail_patches_free(mps, (size_t)v->total);
+	return r;
+}
+
+/* What ms noticed about series si (a resend, a gap), a line each. */
+static void series_notes(const struct mailset *ms, long si,
+			 struct strbuf *notes)
+{
+	size_t i;
+
+	for (i = 0; i < ms->nr_notes; i++)
+		if (mailset_note_about(ms, i, si))
+			strbuf_addf(notes, "%s\n", ms->notes[i].text);
+}
+
+int import_from_source(git_repository *repo, struct series *s,
+		       const char *spec, const char *want,
+		       struct import_opts *o, struct strbuf *report,
+		       struct strbuf *notes, git_oid **keep, size_t *nkeep)
+{
+	struct mail_thread_opts to = { 0 };
+	struct mail_thread t;
+	struct strbuf source = STRBUF_INIT;
+	long si = -1, chosen = -1;
+	size_t i;
+	int r;
+
+	to.refresh = o->refresh;
+	to.search = o->all && !o->no_search && !strncmp(spec, "lore:", 5);
+	to.progress = o->progress;
+	if (!want && !strncmp(spec, "lore:", 5))
+		want = spec + 5;
+	r = mail_thread_open(repo, spec, want, &to, &t);
+	if (!r)
+		r = choose_version(&t, want, &si, &chosen);
+	if (r < 0)
+		goto out;
+	series_notes(&t.ms, si, notes);
+	if (t.searched)
+		lore_find_describe(&t.lf, &t.ms, si, notes);
+	*keep = xcalloc(t.ms.series[si].nr + 1, sizeof(**keep));
+	for (i = 0; i < t.ms.series[si].nr && !r; i++) {
+		long vi = t.ms.series[si].versions[i];
+		struct ms_version *v = &t.ms.versions[vi];
+		long head = v->cover >= 0 ? v->cover : v->patches[0].msg;
+
+		if (!o->all && vi != chosen)
+			continue;
+		strbuf_reset(&source);
+		if (t.searched && head >= 0)
+			/* each version as from its own thread */
+			strbuf_addf(&source, "mail lore %s/%s", t.lf.url,
+				    t.ms.msgs[head].msgid);
+		else
+			strbuf_addf(&source, "mail %s",
+				    mail_source_describe(t.src));
+		r = import_version(repo, s, &t.ms, vi, source.buf, o, report,
+				   &(*keep)[(*nkeep)++]);
 	}
-	*out = mp;
-	*nr = v->nr_patches;
-	return 0;
+out:
+	strbuf_release(&source);
+	mail_thread_release(&t);
+	return r;
+}
+
+int import_stored(git_repository *repo, struct series *s, int number,
+		  struct import_opts *o, struct strbuf *report, git_oid *keep)
+{
+	struct series_version *v;
+	struct mail_patch *mps = NULL;
+	struct strbuf source = STRBUF_INIT;
+	char *msgid = NULL;
+	size_t nr = 0, i;
+	int r;
+
+	r = series_version_get(s, number, &v);
+	if (r < 0)
+		return r;
+	if (!git_oid_is_zero(&v->tip))
+		return error_code(RESPIN_EUSAGE, "%s v%d has commits already; "
+				  "give a mail source to import another "
+				  "version", s->name, v->number);
+	if (!o->base)
+		return error_code(RESPIN_EUSAGE, "applying %s v%d needs "
+				  "--base REF", s->name, v->number);
+	r = import_stored_patches(repo, s, v, &mps, &nr);
+	if (r < 0)
+		return r;
+	strbuf_addstr(&source, v->source ? v->source : "mail");
+	msgid = v->message_id ? xstrdup(v->message_id) : NULL;
+	r = record_version(repo, s, v->number, mps, nr, NULL, o,
+			   source.buf, msgid, keep, report);
+	for (i = 0; i < nr; i++)
+		mail_patch_release(&mps[i]);
+	free(mps);
+	free(msgid);
+	strbuf_release(&source);
+	return r;
+}
+
+int import_save(git_repository *repo, struct series *s,
+		const struct import_opts *o, const char *from,
+		const git_oid *keep, size_t nkeep)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int r;
+
+	if (!s->created)
+		s->created = repo_now();
+	if (!s->change_id) {
+		struct strbuf cid = STRBUF_INIT;
+
+		series_change_id_make(&cid, s->name, repo_now());
+		s->change_id = strbuf_detach(&cid, NULL);
+	}
+	/* a stored version applied sets the base; mail sets a first one */
+	if (o->base && (!s->base_ref || !from)) {
+		free(s->base_ref);
+		s->base_ref = xstrdup(o->base);
+	}
+	strbuf_addf(&msg, "respin: import %s from %s\n", s->name,
+		    from ? from : "stored mail");
+	r = series_save_many(repo, s, keep, nkeep, msg.buf);
+	strbuf_release(&msg);
+	return r;
 }

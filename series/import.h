@@ -2,6 +2,7 @@
 #ifndef RESPIN_SERIES_IMPORT_H
 #define RESPIN_SERIES_IMPORT_H
 
+#include "series/mailpatch.h"
 #include "series/mailset.h"
 #include "series/store.h"
 
@@ -12,28 +13,6 @@
  * ("mail-only") the mail itself is stored beside the version so that
  * diff, cover letters and review work, and a later import applies it.
  */
-
-/* The commit message, author and diff of one patch mail. */
-struct mail_patch {
-	char *title;		/* subject without tags */
-	char *message;		/* the full commit message (title first) */
-	char *author_name, *author_email;
-	long long date;
-	int date_tz;		/* the Date's zone, minutes east of UTC */
-	char *diff;		/* the diff text */
-	char *message_id;
-};
-
-void mail_patch_release(struct mail_patch *mp);
-/* Builds mp from patch i (0-based) of a loaded mailset version. */
-int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
-			    struct mail_patch *mp);
-/*
- * Stores mp as mail text ("From:", "Date:", "Subject:", "Message-Id:"
- * headers, the message, "---", the diff) and reads it back.
- */
-void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out);
-int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp);
 
 /* "base-commit: X" named in the cover letter or the patches, or NULL. */
 char *import_base_commit(struct mailset *ms, long vi);
@@ -61,5 +40,46 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 int import_stored_patches(git_repository *repo, const struct series *s,
 			  const struct series_version *v,
 			  struct mail_patch **out, size_t *nr);
+
+/* ---- respin import ---- */
+
+struct import_opts {
+	const char *base;	/* --base REF, or NULL: the mail's base-commit */
+	int mail_only;		/* record from the mail alone */
+	int all;		/* every version of the series */
+	int refresh;		/* fetch lore: again, ignoring the cache */
+	int no_search;		/* with lore: and all, the thread alone */
+	/* before each lore request (progress), or NULL */
+	void (*progress)(const char *what, void *data);
+	int recorded;		/* versions recorded so far (out) */
+};
+
+/*
+ * Records into s, from mail source spec, the version that want (a
+ * Message-ID, or NULL: the source's one series) belongs to, or with
+ * o->all every version of its series (with lore: also those a search
+ * finds).  report gets a line a version; notes what the mail tells of
+ * the series (a resend, a gap, how a search found each version), a
+ * line each.  *keep (*nkeep of them, allocated) are the tips to keep
+ * reachable when s is saved.  Nothing is saved.
+ */
+int import_from_source(git_repository *repo, struct series *s,
+		       const char *spec, const char *want,
+		       struct import_opts *o, struct strbuf *report,
+		       struct strbuf *notes, git_oid **keep, size_t *nkeep);
+
+/* Applies mail-only version number of s onto o->base; *keep its tip. */
+int import_stored(git_repository *repo, struct series *s, int number,
+		  struct import_opts *o, struct strbuf *report, git_oid *keep);
+
+/*
+ * Saves s after an import recorded something: a change-id and the
+ * time it was created when new, o->base as its base ref when it had
+ * none or a stored version was applied (from NULL), else from names
+ * the source in the commit message.
+ */
+int import_save(git_repository *repo, struct series *s,
+		const struct import_opts *o, const char *from,
+		const git_oid *keep, size_t nkeep);
 
 #endif

@@ -55,15 +55,6 @@ int rangediff_patches_from_mail(struct mail_patch *mps, size_t nr,
 	return r;
 }
 
-void mail_patches_free(struct mail_patch *mps, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		mail_patch_release(&mps[i]);
-	free(mps);
-}
-
 /* Builds the range-diff texts of every patch of a version. */
 int series_rangediff_patches(git_repository *repo, const git_mailmap *mailmap,
 			const struct series *s, const struct series_version *v,

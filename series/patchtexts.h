@@ -26,6 +26,5 @@ int rangediff_patches_from_mail(struct mail_patch *mps, size_t nr,
 				const char *what);
 
 void rangediff_patches_free(struct rangediff_patch *p, size_t nr);
-void mail_patches_free(struct mail_patch *mps, size_t nr);
 
 #endif

@@ -4,287 +4,13 @@
 #include "series/pick.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
+#include "tools/lib/lock.h"
 #include "tools/lib/repo.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <git2/sys/mempack.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static const char *const how_names[] = {
-	[REBASE_TODO] = "todo",
-	[REBASE_CLEAN] = "clean",
-	[REBASE_3WAY] = "3-way",
-	[REBASE_RESOLVED] = "resolved",
-	[REBASE_EMPTY] = "empty",
-	[REBASE_CONFLICT] = "conflict",
-};
-
-const char *rebase_how_name(enum rebase_how how)
-{
-	return how <= REBASE_CONFLICT ? how_names[how] : "todo";
-}
-
-static enum rebase_how how_parse(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i <= REBASE_CONFLICT; i++)
-		if (strlen(how_names[i]) == len && !memcmp(how_names[i], s, len))
-			return (enum rebase_how)i;
-	return REBASE_TODO;
-}
-
-void rebase_state_init(struct rebase_state *st, const char *series,
-		       size_t nr_patches)
-{
-	memset(st, 0, sizeof(*st));
-	st->series = xstrdup(series);
-	st->nr = nr_patches;
-	st->steps = xcalloc(nr_patches + 1, sizeof(*st->steps));
-}
-
-void rebase_state_release(struct rebase_state *st)
-{
-	free(st->series);
-	free(st->onto_name);
-	free(st->base_ref);
-	free(st->branch);
-	free(st->steps);
-	memset(st, 0, sizeof(*st));
-}
-
-/* ---- where things are ---- */
-
-static void rebase_dir(git_repository *repo, struct strbuf *out)
-{
-	strbuf_addf(out, "%srespin/rebase", git_repository_commondir(repo));
-}
-
-void rebase_worktree_path(git_repository *repo, const char *series,
-			  struct strbuf *out)
-{
-	rebase_dir(repo, out);
-	strbuf_addf(out, "/%s", series);
-}
-
-void rebase_state_path(git_repository *repo, const char *series,
-		       struct strbuf *out)
-{
-	rebase_worktree_path(repo, series, out);
-	strbuf_addstr(out, ".state");
-}
-
-void rebase_lock_path(git_repository *repo, const char *series,
-		      struct strbuf *out)
-{
-	rebase_worktree_path(repo, series, out);
-	strbuf_addstr(out, ".lock");
-}
-
-/* ---- the state file ---- */
-
-#define STATE_MAGIC "respin-rebase 1"
-
-static void add_oid(struct strbuf *out, const char *key, const git_oid *oid)
-{
-	strbuf_addf(out, "%s %s\n", key, oid_short(oid, GIT_OID_HEXSZ));
-}
-
-static void state_format(const struct rebase_state *st, struct strbuf *out)
-{
-	size_t i;
-
-	strbuf_addf(out, STATE_MAGIC "\nseries %s\nfrom %d\nto %d\n",
-		    st->series, st->from, st->to);
-	add_oid(out, "meta", &st->meta);
-	add_oid(out, "onto", &st->onto);
-	strbuf_addf(out, "onto-name %s\n", st->onto_name);
-	if (st->base_ref)
-		strbuf_addf(out, "base-ref %s\n", st->base_ref);
-	if (st->branch) {
-		strbuf_addf(out, "branch %s\n", st->branch);
-		add_oid(out, "branch-old", &st->branch_old);
-	}
-	strbuf_addf(out, "next %zu\n", st->next);
-	add_oid(out, "current", &st->current);
-	strbuf_addf(out, "patches %zu\n", st->nr);
-	for (i = 0; i < st->nr; i++) {
-		strbuf_addf(out, "step %s", rebase_how_name(st->steps[i].how));
-		if (!git_oid_is_zero(&st->steps[i].commit))
-			strbuf_addf(out, " %s", oid_short(&st->steps[i].commit,
-							  GIT_OID_HEXSZ));
-		strbuf_addch(out, '\n');
-	}
-}
-
-static int state_oid(git_oid *out, const char *val)
-{
-	return strlen(val) == GIT_OID_HEXSZ ? git_oid_fromstr(out, val) : -1;
-}
-
-static int state_line(struct rebase_state *st, char *line, size_t *steps)
-{
-	char *val = strchr(line, ' ');
-	int r = 0;
-
-	if (!val)
-		return -1;
-	*val++ = '\0';
-	if (!strcmp(line, "series")) {
-		free(st->series);
-		st->series = xstrdup(val);
-	} else if (!strcmp(line, "from")) {
-		st->from = atoi(val);
-	} else if (!strcmp(line, "to")) {
-		st->to = atoi(val);
-	} else if (!strcmp(line, "meta")) {
-		r = state_oid(&st->meta, val);
-	} else if (!strcmp(line, "onto")) {
-		r = state_oid(&st->onto, val);
-	} else if (!strcmp(line, "onto-name")) {
-		free(st->onto_name);
-		st->onto_name = xstrdup(val);
-	} else if (!strcmp(line, "base-ref")) {
-		free(st->base_ref);
-		st->base_ref = xstrdup(val);
-	} else if (!strcmp(line, "branch")) {
-		free(st->branch);
-		st->branch = xstrdup(val);
-	} else if (!strcmp(line, "branch-old")) {
-		r = state_oid(&st->branch_old, val);
-	} else if (!strcmp(line, "next")) {
-		st->next = (size_t)strtoul(val, NULL, 10);
-	} else if (!strcmp(line, "current")) {
-		r = state_oid(&st->current, val);
-	} else if (!strcmp(line, "patches")) {
-		st->nr = (size_t)strtoul(val, NULL, 10);
-		if (st->nr > 100000)
-			return -1;
-		free(st->steps);
-		st->steps = xcalloc(st->nr + 1, sizeof(*st->steps));
-	} else if (!strcmp(line, "step")) {
-		char *sp = strchr(val, ' ');
-
-		if (*steps >= st->nr)
-			return -1;
-		st->steps[*steps].how = how_parse(val, sp ? (size_t)(sp - val) :
-						  strlen(val));
-		if (sp)
-			r = state_oid(&st->steps[*steps].commit, sp + 1);
-		(*steps)++;
-	}
-	return r;
-}
-
-int rebase_state_read(git_repository *repo, const char *series,
-		      struct rebase_state *st)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	size_t steps = 0;
-	char *p, *nl;
-	int r = 0;
-
-	rebase_state_release(st);
-	rebase_state_init(st, series, 0);
-	rebase_state_path(repo, series, &path);
-	if (strbuf_read_file(&text, path.buf) < 0) {
-		r = errno == ENOENT ? RESPIN_ENOTFOUND :
-		    error_errno("cannot read %s", path.buf);
-		goto out;
-	}
-	if (strncmp(text.buf, STATE_MAGIC "\n", strlen(STATE_MAGIC) + 1)) {
-		r = error("%s is not a respin rebase state", path.buf);
-		goto out;
-	}
-	for (p = text.buf + strlen(STATE_MAGIC) + 1; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		*nl = '\0';
-		if (*p && state_line(st, p, &steps) < 0) {
-			r = error("%s: a bad line: %s", path.buf, p);
-			goto out;
-		}
-	}
-	if (steps != st->nr || st->next > st->nr || !st->onto_name ||
-	    st->from < 1 || st->to <= st->from) {
-		r = error("%s is incomplete", path.buf);
-		goto out;
-	}
-out:
-	if (r < 0 && r != RESPIN_ENOTFOUND)
-		error_hint("'respin rebase %s --abort' removes it", series);
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return r;
-}
-
-int rebase_state_write(git_repository *repo, const struct rebase_state *st)
-{
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT, text = STRBUF_INIT;
-	int fd = -1, r = 0;
-
-	rebase_state_path(repo, st->series, &path);
-	strbuf_addf(&tmp, "%s.tmp", path.buf);
-	state_format(st, &text);
-	r = mkdir_leading(path.buf);
-	if (r < 0)
-		goto out;
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	if (write(fd, text.buf, text.len) != (ssize_t)text.len ||
-	    fsync(fd) < 0) {
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		r = error_errno("cannot write %s", tmp.buf);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.buf, path.buf) < 0)
-		r = error_errno("cannot rename %s to %s", tmp.buf, path.buf);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (r < 0)
-		unlink(tmp.buf);
-	strbuf_release(&path);
-	strbuf_release(&tmp);
-	strbuf_release(&text);
-	return r;
-}
-
-int rebase_in_progress(git_repository *repo, struct strbuf *names)
-{
-	struct strbuf dir = STRBUF_INIT;
-	struct dirent *e;
-	DIR *d;
-
-	rebase_dir(repo, &dir);
-	d = opendir(dir.buf);
-	strbuf_release(&dir);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		if (n > 6 && !strcmp(e->d_name + n - 6, ".state") &&
-		    e->d_name[0] != '.')
-			strbuf_addf(names, "%.*s\n", (int)(n - 6), e->d_name);
-	}
-	closedir(d);
-	return 0;
-}
 
 /* ---- picking ---- */
 
@@ -306,7 +32,8 @@ static int applies_as_is(git_repository *repo, const git_oid *commit,
 			  oid_short(onto, 12));
 		goto out;
 	}
-	if (patch_commit_diff(repo, c, &diff) < 0)
+	r = patch_commit_diff(repo, c, &diff);
+	if (r < 0)
 		goto out;
 	if (git_apply_to_tree(&index, repo, tree, diff, NULL) < 0)
 		git_error_clear();
@@ -419,7 +146,7 @@ enum rebase_how rebase_patch_how(const struct series_patch *p)
 {
 	const char *val = extra_value(&p->extra, " rebased");
 
-	return val ? how_parse(val, strcspn(val, "\n")) : REBASE_TODO;
+	return val ? rebase_how_parse(val, strcspn(val, "\n")) : REBASE_TODO;
 }
 
 /* The patch of a rebase step, for the new version. */
@@ -462,7 +189,7 @@ int rebase_record(git_repository *repo, struct series *s,
 		kept += !git_oid_is_zero(&st->steps[i].commit);
 	if (!kept)
 		return 1;
-	r = series_version_attachment(repo, s, from, "cover", &cover);
+	r = series_version_text(repo, s, from, SERIES_TEXT_COVER, &cover);
 	has_cover = !r;
 	if (r == RESPIN_ENOTFOUND)
 		r = 0;
@@ -491,7 +218,8 @@ int rebase_record(git_repository *repo, struct series *s,
 	if (r < 0)
 		goto out;
 	if (has_cover)
-		series_version_attach(nv, "cover", cover.buf, cover.len);
+		series_version_set_text(nv, SERIES_TEXT_COVER, cover.buf,
+					cover.len);
 	strbuf_addf(&msg, "respin: rebase %s v%d onto %s as v%d (%zu "
 		    "patches)\n", s->name, st->from, st->onto_name, st->to,
 		    nv->nr_patches);
@@ -501,5 +229,447 @@ int rebase_record(git_repository *repo, struct series *s,
 out:
 	strbuf_release(&cover);
 	strbuf_release(&msg);
+	return r;
+}
+
+/* ---- a rebase run: start, continue, abort ---- */
+
+void rebase_run_init(struct rebase_run *rr, git_repository *repo)
+{
+	memset(rr, 0, sizeof(*rr));
+	rr->repo = repo;
+}
+
+void rebase_run_release(struct rebase_run *rr)
+{
+	series_release(&rr->s);
+	rebase_state_release(&rr->st);
+	conflict_release(&rr->conflict);
+}
+
+/* The steps [from, st.next] taken this run, for the command to show. */
+static void steps_taken(struct rebase_run *rr, size_t from)
+{
+	rr->steps_from = from;
+	rr->steps_end = rr->st.next + 1;
+}
+
+int rebase_branches_at(git_repository *repo, const git_oid *at,
+		       struct strbuf *names)
+{
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+	const char *name;
+
+	if (git_branch_iterator_new(&it, repo, GIT_BRANCH_LOCAL) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	while (!git_branch_next(&ref, &type, it)) {
+		const git_oid *target = git_reference_target(ref);
+
+		if (target && git_oid_equal(target, at) &&
+		    !git_branch_name(&name, ref))
+			strbuf_addf(names, "%s\n", name);
+		git_reference_free(ref);
+	}
+	git_branch_iterator_free(it);
+	return 0;
+}
+
+/* The branch (--branch) moved to the new version, when there is one. */
+static int move_branch(struct rebase_run *rr)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&msg, "respin rebase: %s v%d onto %s", rr->s.name,
+		    rr->nv->number, rr->st.onto_name);
+	r = rebase_branch_move(rr->repo, rr->st.branch, &rr->st.branch_old,
+			       &rr->nv->tip, msg.buf);
+	strbuf_release(&msg);
+	if (r < 0)
+		error_hint("v%d is recorded; 'git branch -f %s %s' moves the "
+			   "branch by hand", rr->nv->number,
+			   repo_ref_short(rr->st.branch),
+			   oid_short(&rr->nv->tip, 12));
+	else
+		rr->branch_moved = 1;
+	return r;
+}
+
+/*
+ * Every patch is in: the version recorded, the branch moved, the state
+ * gone.  When the branch cannot move, the state stays (every patch
+ * done) so that --continue records once that is fixed.
+ */
+static int rebase_finish(struct rebase_run *rr)
+{
+	int r;
+
+	git_oid_cpy(&rr->old_tip, &rr->v->tip);
+	if (rr->st.branch) {
+		r = rebase_branch_check(rr->repo, rr->st.branch,
+					&rr->st.branch_old);
+		if (r < 0) {
+			error_hint("every patch is in; once that is fixed, "
+				   "'respin rebase %s --continue' records it",
+				   rr->s.name);
+			if (rebase_state_write(rr->repo, &rr->st) < 0)
+				error_clear();
+			return r;
+		}
+	}
+	r = rebase_record(rr->repo, &rr->s, &rr->st, &rr->nv);
+	rr->v = NULL;	/* the versions may have moved */
+	if (r < 0)
+		return r;
+	rr->outcome = r == 1 ? REBASE_RUN_IN_BASE : REBASE_RUN_RECORDED;
+	if (r == 0 && rr->st.branch)
+		r = move_branch(rr);
+	if (rr->had_state) {
+		int rm = rebase_state_remove(rr->repo, rr->s.name);
+
+		if (rm < 0 && r >= 0)
+			r = rm;
+	}
+	return r < 0 ? r : 0;
+}
+
+/* Stops at a conflict: the worktree set up, then the state written. */
+static int rebase_stop(struct rebase_run *rr)
+{
+	const git_oid *patch = &rr->v->patches[rr->st.next].commit;
+	struct strbuf wt = STRBUF_INIT;
+	int r;
+
+	r = rebase_worktree_conflict(rr->repo, &rr->st, patch);
+	if (!r) {
+		rebase_worktree_path(rr->repo, rr->s.name, &wt);
+		conflict_markers_from_files(&rr->conflict, wt.buf);
+		strbuf_release(&wt);
+		r = rebase_state_write(rr->repo, &rr->st);
+	}
+	if (r < 0) {
+		/* a rebase just begun leaves nothing; one in progress stays */
+		if (!rr->had_state &&
+		    rebase_state_remove(rr->repo, rr->s.name) < 0)
+			error_clear();
+		return r;
+	}
+	rr->outcome = REBASE_RUN_STOPPED;
+	return RESPIN_FOUND;
+}
+
+/* Picks from st.next on; stops or finishes.  from: the first step shown. */
+static int rebase_go_on(struct rebase_run *rr, size_t from)
+{
+	int r;
+
+	r = rebase_pick_all(rr->repo, rr->v, &rr->st, &rr->conflict);
+	if (r < 0)
+		return r;
+	steps_taken(rr, from);
+	if (rr->st.next < rr->v->nr_patches)
+		return rebase_stop(rr);
+	return rebase_finish(rr);
+}
+
+/* The full name of the ref REV names (refs/heads/x), or NULL. */
+static char *ref_name(git_repository *repo, const char *rev)
+{
+	git_reference *ref = NULL;
+	char *r = NULL;
+
+	if (!git_reference_dwim(&ref, repo, rev) &&
+	    git_reference_type(ref) == GIT_REFERENCE_DIRECT)
+		r = xstrdup(git_reference_name(ref));
+	else if (ref && git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+		r = xstrdup(git_reference_symbolic_target(ref));
+	git_error_clear();
+	git_reference_free(ref);
+	return r;
+}
+
+static int in_progress_error(git_repository *repo, const char *name,
+			     const struct rebase_state *st)
+{
+	struct strbuf wt = STRBUF_INIT;
+
+	rebase_worktree_path(repo, name, &wt);
+	error("a rebase of %s is in progress (patch %zu/%zu of v%d onto %s "
+	      "stopped at a conflict)", name, st->next + 1, st->nr, st->from,
+	      st->onto_name);
+	error_hint("resolve it in %s and run 'respin rebase %s --continue', "
+		   "or 'respin rebase %s --abort'", wt.buf, name, name);
+	strbuf_release(&wt);
+	return RESPIN_ERR;
+}
+
+/* The version's base, the commit to go onto and the ref to record. */
+static int pick_onto(struct rebase_run *rr, const char *onto_arg)
+{
+	const char *given = onto_arg ? onto_arg : rr->s.base_ref ?
+			    rr->s.base_ref : rr->v->base_ref;
+	git_commit *c = NULL;
+	char *full;
+	int r;
+
+	if (!given)
+		return error_code(RESPIN_EUSAGE, "series '%s' has no base ref; "
+				  "say where to go with --onto REF",
+				  rr->s.name);
+	r = repo_commit_lookup(rr->repo, given, &c);
+	if (r < 0) {
+		if (onto_arg)
+			error_hint("--onto takes a branch, a tag or a commit "
+				   "('git rev-parse %s' must name one)",
+				   onto_arg);
+		else
+			error_hint("series '%s' tracks %s; give --onto REF "
+				   "if it moved", rr->s.name, given);
+		return r;
+	}
+	git_oid_cpy(&rr->st.onto, git_commit_id(c));
+	git_commit_free(c);
+	full = onto_arg ? ref_name(rr->repo, onto_arg) : NULL;
+	if (!full && (rr->s.base_ref || rr->v->base_ref))
+		full = xstrdup(rr->s.base_ref ? rr->s.base_ref :
+			       rr->v->base_ref);
+	rr->st.base_ref = full;
+	rr->st.onto_name = xstrdup(onto_arg ? onto_arg :
+				   repo_ref_short(given));
+	return 0;
+}
+
+static int pick_branch(struct rebase_run *rr, const char *branch)
+{
+	git_reference *ref = NULL;
+
+	if (git_branch_lookup(&ref, rr->repo, branch, GIT_BRANCH_LOCAL) < 0)
+		return error_git("no branch '%s'", branch);
+	rr->st.branch = xstrdup(git_reference_name(ref));
+	git_reference_free(ref);
+	git_oid_cpy(&rr->st.branch_old, &rr->v->tip);
+	return rebase_branch_check(rr->repo, rr->st.branch, &rr->v->tip);
+}
+
+/* Loads the series and its latest version, which must have commits. */
+static int load_latest(struct rebase_run *rr, const char *name)
+{
+	int r = series_load(rr->repo, name, &rr->s, SERIES_LOAD_LATEST);
+
+	if (r < 0)
+		return r;
+	rr->v = series_latest(&rr->s);
+	if (!rr->v)
+		return error("series '%s' has no versions", name);
+	if (series_version_mail_only(rr->v) || git_oid_is_zero(&rr->v->tip))
+		return error("%s v%d was recorded from mail without commits: "
+			     "there is nothing to pick", name, rr->v->number);
+	return 0;
+}
+
+static int rebase_dry_run(struct rebase_run *rr)
+{
+	git_repository *mem = NULL;
+	int r;
+
+	r = rebase_memory_open(rr->repo, &mem);
+	if (!r)
+		r = rebase_pick_all(mem, rr->v, &rr->st, &rr->conflict);
+	if (!r) {
+		rr->outcome = REBASE_RUN_DRY;
+		steps_taken(rr, 0);
+		r = rr->st.next < rr->v->nr_patches ? RESPIN_FOUND : 0;
+	}
+	rebase_memory_close(mem);
+	return r;
+}
+
+int rebase_run_start(struct rebase_run *rr, const char *name,
+		     const char *onto_arg, const char *branch, int dry_run)
+{
+	struct rebase_state old = { 0 };
+	int r;
+
+	r = rebase_state_read(rr->repo, name, &old);
+	if (!r)
+		r = in_progress_error(rr->repo, name, &old);
+	rebase_state_release(&old);
+	if (r != RESPIN_ENOTFOUND)
+		return r < 0 ? r : error("a rebase of %s is in progress", name);
+	r = load_latest(rr, name);
+	if (r < 0)
+		return r;
+	rebase_state_init(&rr->st, name, rr->v->nr_patches);
+	rr->st.from = rr->v->number;
+	rr->st.to = rr->v->number + 1;
+	git_oid_cpy(&rr->st.meta, &rr->s.meta);
+	r = pick_onto(rr, onto_arg);
+	if (r < 0)
+		return r;
+	git_oid_cpy(&rr->st.current, &rr->st.onto);
+	if (git_oid_equal(&rr->st.onto, &rr->v->base)) {
+		rr->outcome = REBASE_RUN_ON_BASE;
+		return 0;
+	}
+	if (branch && (r = pick_branch(rr, branch)) < 0)
+		return r;
+	if (dry_run)
+		return rebase_dry_run(rr);
+	/* a worktree without a state: a crash before it was written */
+	r = rebase_leftover_remove(rr->repo, name);
+	if (r < 0)
+		return r;
+	return rebase_go_on(rr, rr->st.next);
+}
+
+static int none_in_progress(const char *name)
+{
+	error("no rebase of %s is in progress", name);
+	error_hint("'respin rebase %s --onto REF' starts one", name);
+	return RESPIN_ERR;
+}
+
+/* The series as the rebase in progress left it, and its version. */
+static int continue_load(struct rebase_run *rr, const char *name)
+{
+	struct series_version *latest;
+	int r = series_load(rr->repo, name, &rr->s, SERIES_LOAD_LATEST);
+
+	if (r < 0)
+		return r;
+	latest = series_latest(&rr->s);
+	if (!git_oid_equal(&rr->s.meta, &rr->st.meta)) {
+		if (latest && latest->number == rr->st.to &&
+		    rebase_version_from(latest) == rr->st.from &&
+		    git_oid_equal(&latest->base, &rr->st.onto)) {
+			rr->outcome = REBASE_RUN_RECORDED_BEFORE;
+			rr->nv = latest;
+			return rebase_state_remove(rr->repo, name);
+		}
+		error("series %s changed since the rebase started (another "
+		      "respin recorded to it); nothing was recorded", name);
+		error_hint("'respin rebase %s --abort', then rebase the "
+			   "latest version again", name);
+		return RESPIN_ERR;
+	}
+	rr->v = series_version_find(&rr->s, rr->st.from);
+	if (!rr->v || (r = series_version_ensure(rr->repo, &rr->s,
+						 rr->v)) < 0 ||
+	    rr->v->nr_patches != rr->st.nr)
+		return r < 0 ? r : error("series %s v%d is not the one the "
+					 "rebase started from", name,
+					 rr->st.from);
+	return 0;
+}
+
+int rebase_run_continue(struct rebase_run *rr, const char *name)
+{
+	git_oid commit;
+	size_t at;
+	int empty, r;
+
+	r = rebase_state_read(rr->repo, name, &rr->st);
+	if (r == RESPIN_ENOTFOUND)
+		return none_in_progress(name);
+	if (r < 0)
+		return r;
+	rr->had_state = 1;
+	r = continue_load(rr, name);
+	if (r < 0 || rr->outcome == REBASE_RUN_RECORDED_BEFORE)
+		return r;
+	if (rr->st.next >= rr->st.nr)
+		return rebase_finish(rr);
+
+	at = rr->st.next;
+	r = rebase_worktree_resolved(rr->repo, &rr->st,
+				     &rr->v->patches[at].commit, &commit,
+				     &empty);
+	if (r == RESPIN_ENOTFOUND) {
+		/* the worktree was removed by hand: set it up again */
+		warning("%s; it is set up again with the conflict",
+			error_last());
+		error_clear();
+		r = conflict_describe(rr->repo, &rr->v->patches[at].commit,
+				      &rr->st.current, &rr->conflict);
+		return r < 0 ? r : rebase_stop(rr);
+	}
+	if (r < 0)
+		return r;
+	rr->st.steps[at].how = empty ? REBASE_EMPTY : REBASE_RESOLVED;
+	if (!empty) {
+		git_oid_cpy(&rr->st.steps[at].commit, &commit);
+		git_oid_cpy(&rr->st.current, &commit);
+	}
+	/* the resolved step is shown even when the picks after it fail */
+	steps_taken(rr, at);
+	rr->st.next++;
+	return rebase_go_on(rr, at);
+}
+
+int rebase_run_abort(struct rebase_run *rr, const char *name)
+{
+	int r = rebase_state_read(rr->repo, name, &rr->st);
+
+	if (r == RESPIN_ENOTFOUND)
+		return none_in_progress(name);
+	/* a state that cannot be read is removed all the same */
+	if (r < 0)
+		error_clear();
+	r = rebase_state_remove(rr->repo, name);
+	if (!r)
+		rr->outcome = REBASE_RUN_ABORTED;
+	return r;
+}
+
+int rebase_only_in_progress(git_repository *repo, char **name)
+{
+	struct strbuf names = STRBUF_INIT;
+	char *nl;
+	int r = rebase_in_progress(repo, &names);
+
+	*name = NULL;
+	if (r < 0)
+		goto out;
+	nl = strchr(names.buf, '\n');
+	if (!nl) {
+		r = error("no rebase is in progress");
+		error_hint("'respin rebase NAME --onto REF' starts one");
+	} else if (nl[1]) {
+		strbuf_rtrim(&names);
+		for (nl = names.buf; (nl = strchr(nl, '\n')); )
+			*nl = ' ';
+		r = error_code(RESPIN_EUSAGE, "rebases of several series are in "
+			       "progress (%s): name one", names.buf);
+	} else {
+		*name = xstrndup(names.buf, (size_t)(nl - names.buf));
+	}
+out:
+	strbuf_release(&names);
+	return r;
+}
+
+int rebase_lock(git_repository *repo, const char *name, struct lock_file *lk)
+{
+	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
+	struct lock_holder h = { 0 };
+	int r;
+
+	rebase_lock_path(repo, name, &path);
+	strbuf_addf(&what, "respin rebase %s", name);
+	r = mkdir_leading(path.buf);
+	if (!r)
+		r = lock_take(lk, path.buf, what.buf, 0, NULL, &h);
+	if (r == 1) {
+		r = error("another respin (pid %ld) works on the rebase of %s",
+			  (long)h.pid, name);
+		error_hint("wait for it to finish");
+	}
+	lock_holder_release(&h);
+	strbuf_release(&path);
+	strbuf_release(&what);
 	return r;
 }

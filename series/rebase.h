@@ -31,6 +31,8 @@ enum rebase_how {
 
 /* "clean", "3-way", "resolved", "empty", "conflict", "todo". */
 const char *rebase_how_name(enum rebase_how how);
+/* The how of a name (len bytes of s); REBASE_TODO when none is. */
+enum rebase_how rebase_how_parse(const char *s, size_t len);
 
 struct rebase_step {
 	enum rebase_how how;
@@ -161,5 +163,65 @@ int rebase_branch_check(git_repository *repo, const char *branch,
 int rebase_branch_move(git_repository *repo, const char *branch,
 		       const git_oid *old, const git_oid *new,
 		       const char *reflog);
+
+/* The local branches at commit at, one name a line, into names. */
+int rebase_branches_at(git_repository *repo, const git_oid *at,
+		       struct strbuf *names);
+
+/* ---- respin rebase: start, --continue, --abort ---- */
+
+enum rebase_outcome {
+	REBASE_RUN_NONE = 0,		/* failed before anything happened */
+	REBASE_RUN_ON_BASE,		/* the version is on onto already */
+	REBASE_RUN_DRY,			/* --dry-run: what would happen */
+	REBASE_RUN_STOPPED,		/* at a conflict, left to resolve */
+	REBASE_RUN_RECORDED,		/* the new version recorded (nv) */
+	REBASE_RUN_IN_BASE,		/* every patch dropped: none recorded */
+	REBASE_RUN_RECORDED_BEFORE,	/* --continue: recorded already (nv) */
+	REBASE_RUN_ABORTED,		/* --abort: the state removed */
+};
+
+/*
+ * One rebase command's run.  A call says what happened in outcome (set
+ * also when an error follows, as a branch that would not move after the
+ * version was recorded) and which steps it took; the command shows them.
+ */
+struct rebase_run {
+	git_repository *repo;
+	struct series s;
+	struct series_version *v;	/* the version rebased */
+	struct rebase_state st;
+	struct conflict conflict;	/* what conflicts at st.next */
+	int had_state;			/* a rebase was in progress */
+	enum rebase_outcome outcome;
+	/* the steps this run took: st.steps[steps_from, steps_end) */
+	size_t steps_from, steps_end;
+	struct series_version *nv;	/* the version recorded, in s */
+	git_oid old_tip;		/* the rebased version's tip */
+	int branch_moved;		/* st.branch moved to nv */
+};
+
+void rebase_run_init(struct rebase_run *rr, git_repository *repo);
+void rebase_run_release(struct rebase_run *rr);
+
+/*
+ * Rebases the latest version of series name onto onto (NULL: its base
+ * ref), moving branch (or NULL) at the end; with dry_run in memory
+ * only.  Returns 1 when it stopped at a conflict (or would), 0 when
+ * done, <0 on errors.
+ */
+int rebase_run_start(struct rebase_run *rr, const char *name,
+		     const char *onto, const char *branch, int dry_run);
+/* Goes on after the conflict was resolved; returns as above. */
+int rebase_run_continue(struct rebase_run *rr, const char *name);
+/* Gives the rebase in progress up; nothing is recorded. */
+int rebase_run_abort(struct rebase_run *rr, const char *name);
+
+/* The name of the one series with a rebase in progress (allocated). */
+int rebase_only_in_progress(git_repository *repo, char **name);
+
+/* Takes the lock of series name's rebase; says who holds it if taken. */
+struct lock_file;
+int rebase_lock(git_repository *repo, const char *name, struct lock_file *lk);
 
 #endif

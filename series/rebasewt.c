@@ -39,12 +39,14 @@ static int worktree_remove(git_repository *repo, const char *path)
 			     "--force", "--force", path, NULL };
 	const char *prune[] = { "git", "-C", repo_top(repo), "worktree",
 				"prune", NULL };
+	int r;
 
 	if (path_exists(path) &&
 	    run_checked(rm, NULL, "cannot remove the worktree") < 0)
 		error_clear();
-	if (remove_tree(path) < 0)
-		return -1;
+	r = remove_tree(path);
+	if (r < 0)
+		return r;
 	return run_checked(prune, NULL, "cannot prune worktrees");
 }
 
@@ -265,8 +267,10 @@ static int commit_resolution(git_repository *repo, const git_oid *patch,
 			  "resolved tree");
 		goto out;
 	}
-	if (repo_signature(repo, &me) < 0)
+	r = repo_signature(repo, &me);
+	if (r < 0)
 		goto out;
+	r = RESPIN_ERR;
 	parents[0] = parent;
 	/* the author's patch and message; the resolution is the committer's */
 	if (git_commit_create(commit, repo, NULL, git_commit_author(orig), me,

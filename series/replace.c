@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/replace.h"
+#include "series/branchuse.h"
 #include "series/pick.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -122,4 +123,134 @@ int replace_make(git_repository *repo, const struct tree_scan *t,
 	}
 	git_oid_cpy(&p->tip, &tip);
 	return 0;
+}
+
+/* ---- respin replace: the branch moved ---- */
+
+/* The local branch to move: refs/heads/NAME or a full refs/heads/ name. */
+static int branch_ref(git_repository *repo, const char *name,
+		      git_reference **out)
+{
+	if (!git_branch_lookup(out, repo, name, GIT_BRANCH_LOCAL))
+		return 0;
+	if (!strncmp(name, "refs/heads/", 11) &&
+	    !git_reference_lookup(out, repo, name))
+		return 0;
+	return error_code(RESPIN_EUSAGE, "%s is not a local branch: replace "
+			  "moves a branch (git branch %s <commit> makes one)",
+			  name, name);
+}
+
+/* What stopped the new history, as an error naming the branch. */
+static int plan_failed(const struct replace_run *rr, const char *branch)
+{
+	const struct replace_plan *p = &rr->p;
+	const struct tree_commit *c = p->failed_commit >= 0 ?
+				      &rr->t.commits[p->failed_commit] : NULL;
+	const struct tree_found *f = rr->f;
+
+	if (p->failed_patch)
+		return error("%s v%d does not go in %s: patch %zu/%zu \"%s\": "
+			     "%s; %s and the store are as they were",
+			     f->s.name, rr->to->number, branch,
+			     p->failed_patch, rr->to->nr_patches,
+			     rr->to->patches[p->failed_patch - 1].subject,
+			     p->why.buf, branch);
+	if (c->fixup)
+		return error("the fixup %s \"%s\" of %s v%d: %s; "
+			     "--drop-obsolete leaves it out; %s is as it was",
+			     oid_short(&c->oid, 12), c->subject, f->s.name,
+			     f->v->number, p->why.buf, branch);
+	return error("%s \"%s\", after %s in %s, does not apply on v%d: %s; "
+		     "%s is as it was", oid_short(&c->oid, 12), c->subject,
+		     f->s.name, branch, rr->to->number, p->why.buf, branch);
+}
+
+/*
+ * The branch moved to the new tip, only from the value it was scanned
+ * at (compare-and-swap); its worktree, if any, follows.
+ */
+static int move_branch(git_repository *repo, struct replace_run *rr,
+		       git_reference *ref, const struct branch_use *use,
+		       const char *branch)
+{
+	git_reference *moved = NULL;
+	struct strbuf msg = STRBUF_INIT;
+	int r = 0;
+
+	strbuf_addf(&msg, "respin replace %s v%d -> v%d", rr->f->s.name,
+		    rr->f->v->number, rr->to->number);
+	if (git_reference_create_matching(&moved, repo,
+					  git_reference_name(ref), &rr->p.tip,
+					  1, &rr->t.tip, msg.buf) < 0)
+		r = error_git("cannot move %s (did it move meanwhile?)",
+			      branch);
+	else if (branch_use_follow(use, &rr->t.tip, &rr->p.tip) < 0)
+		r = error("%s moved to %s, but its worktree could not follow "
+			  "(%s): 'git reset --hard' there makes it", branch,
+			  oid_short(&rr->p.tip, 12), error_last());
+	else
+		rr->moved = 1;
+	git_reference_free(moved);
+	strbuf_release(&msg);
+	return r;
+}
+
+/* The version to put in: rq->version, else the latest. */
+static int pick_version(struct replace_run *rr,
+			const struct replace_request *rq)
+{
+	struct series *s = (struct series *)&rr->f->s;
+
+	rr->to = rq->version ? series_version_find(s, rq->version) :
+		 series_latest(s);
+	if (!rr->to)
+		return error("%s has no v%d", s->name, rq->version);
+	return 0;
+}
+
+int replace_run(git_repository *repo, const struct replace_request *rq,
+		struct replace_run *rr)
+{
+	struct branch_use use = { 0 };
+	git_reference *ref = NULL;
+	int r;
+
+	memset(rr, 0, sizeof(*rr));
+	replace_plan_init(&rr->p);
+	r = branch_ref(repo, rq->branch, &ref);
+	if (!r)
+		r = branch_use_find(repo, git_reference_name(ref), &use);
+	if (!r)
+		r = branch_use_check_clean(&use, git_reference_shorthand(ref));
+	if (!r)
+		r = tree_scan(repo, git_reference_name(ref), rq->base, 20000,
+			      &rr->t);
+	if (r < 0)
+		goto out;
+	rr->f = tree_scan_find(&rr->t, rq->name);
+	if (!rr->f) {
+		r = error("%s is not in %s (respin tree %s shows what is)",
+			  rq->name, rq->branch, rq->branch);
+		goto out;
+	}
+	r = pick_version(rr, rq);
+	if (r < 0 || rr->to->number == rr->f->v->number)
+		goto out;
+	r = replace_make(repo, &rr->t, rr->f, rr->to, rq->drop_obsolete,
+			 &rr->p);
+	if (r == 1)
+		r = plan_failed(rr, rq->branch);
+	if (!r && !rq->dry_run)
+		r = move_branch(repo, rr, ref, &use, rq->branch);
+out:
+	git_reference_free(ref);
+	branch_use_release(&use);
+	return r;
+}
+
+void replace_run_release(struct replace_run *rr)
+{
+	replace_plan_release(&rr->p);
+	tree_scan_release(&rr->t);
 }

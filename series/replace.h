@@ -40,4 +40,33 @@ int replace_make(git_repository *repo, const struct tree_scan *t,
 		 const struct tree_found *f, struct series_version *to,
 		 int drop_obsolete, struct replace_plan *p);
 
+/* respin replace: the version in a branch swapped, the branch moved. */
+struct replace_request {
+	const char *name;	/* the series */
+	const char *branch;	/* --in: a local branch */
+	const char *base;	/* --base, or NULL (as respin tree) */
+	int version;		/* the version to put in; 0: the latest */
+	int drop_obsolete;
+	int dry_run;		/* the plan only, nothing moved */
+};
+
+struct replace_run {
+	struct tree_scan t;		/* the branch as it was */
+	const struct tree_found *f;	/* the series' version in it */
+	struct series_version *to;	/* the version put in */
+	struct replace_plan p;
+	int moved;			/* the branch is at p.tip now */
+};
+
+/*
+ * Scans the branch (refused while its worktree has changes), finds the
+ * series' version in it and makes the new history; then, unless a dry
+ * run, moves the branch by compare-and-swap and its worktree follows.
+ * When rr->to is the version in it already, nothing is made (rr->to
+ * and rr->f say so).  An error says what did not apply.
+ */
+int replace_run(git_repository *repo, const struct replace_request *rq,
+		struct replace_run *rr);
+void replace_run_release(struct replace_run *rr);
+
 #endif

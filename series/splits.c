@@ -4,6 +4,7 @@
  * changed lines of the patches' range-diff texts (see splits.h).
  */
 #include "series/splits.h"
+#include "tools/lib/hash.h"
 #include "tools/lib/json.h"
 #include "tools/lib/strbuf.h"
 
@@ -17,15 +18,6 @@ struct line_set {
 	uint32_t *k;
 	size_t nr, alloc;
 };
-
-static uint32_t fnv(uint32_t h, const char *s, size_t len)
-{
-	while (len--) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
-}
 
 /* " ## a/b.c ##", " ## x (new) ##", " ## x => y ##": the file (y). */
 static void file_header(const char *s, size_t n, const char **path,
@@ -48,7 +40,7 @@ static uint32_t line_key(const char *path, size_t plen, const char *s,
 			 size_t n)
 {
 	struct strbuf norm = STRBUF_INIT;
-	uint32_t h = 2166136261u;
+	uint32_t h = FNV1A32_INIT;
 	size_t i, chars = 0;
 
 	for (i = 1; i < n; i++) {
@@ -64,9 +56,9 @@ static uint32_t line_key(const char *path, size_t plen, const char *s,
 	}
 	strbuf_rtrim(&norm);
 	if (chars >= SPLITS_MIN_CHARS) {
-		h = fnv(h, path, plen);
-		h = fnv(h, s, 1);	/* the sign */
-		h = fnv(h, norm.buf, norm.len);
+		h = fnv1a32(h, path, plen);
+		h = fnv1a32(h, s, 1);	/* the sign */
+		h = fnv1a32(h, norm.buf, norm.len);
 		if (!h)
 			h = 1;
 	} else {

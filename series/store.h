@@ -151,6 +151,31 @@ int series_version_attachment(git_repository *repo, const struct series *s,
 			      const char *name, struct strbuf *out);
 
 /*
+ * The texts respin keeps beside a version, each under a name of the
+ * store's own (the names are on disk: never renamed).
+ */
+enum series_text {
+	SERIES_TEXT_COVER,	/* the cover letter, "title\n\nbody\n" */
+	SERIES_TEXT_GIVEN,	/* tags given in replies (trailerdiff.h) */
+	SERIES_TEXT_OFFERED,	/* the recipients cover --edit offered */
+	SERIES_TEXT_SENT,	/* what send sent, and to whom */
+	SERIES_TEXT_DONE,	/* review comments marked done */
+};
+
+/* series_version_attach() and _attachment() of one of those texts. */
+void series_version_set_text(struct series_version *v, enum series_text what,
+			     const char *text, size_t len);
+int series_version_text(git_repository *repo, const struct series *s,
+			const struct series_version *v, enum series_text what,
+			struct strbuf *out);
+/* The mail of patch n (1-based) of a version recorded from mail. */
+void series_version_set_mail(struct series_version *v, size_t n,
+			     const char *text, size_t len);
+int series_version_mail(git_repository *repo, const struct series *s,
+			const struct series_version *v, size_t n,
+			struct strbuf *out);
+
+/*
  * Writes s as a new metadata commit and moves the ref from s->meta
  * (or from nothing, for a new series) to it.  keep_reachable, when not
  * NULL, is the commit to add as a parent (a new version's tip).
@@ -182,10 +207,5 @@ int series_version_get(struct series *s, int number,
 
 /* A b4-style change-id: YYYYMMDD-slug-<12 hex>. */
 void series_change_id_make(struct strbuf *out, const char *name, int64_t when);
-
-/* Serialisation, exposed for tests. */
-void series_version_format(const struct series_version *v, struct strbuf *out);
-int series_version_parse_meta(struct series_version *v, const char *buf,
-			      size_t len);
 
 #endif

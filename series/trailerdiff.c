@@ -215,7 +215,7 @@ int trailerdiff_version_from_store(struct trailerdiff_version *out,
 		message_trailers(text.buf, &p->own);
 	}
 	strbuf_reset(&text);
-	r = series_version_attachment(repo, s, v, TRAILERDIFF_GIVEN_NAME, &text);
+	r = series_version_text(repo, s, v, SERIES_TEXT_GIVEN, &text);
 	if (!r)
 		given_parse(out, text.buf);
 	strbuf_release(&text);

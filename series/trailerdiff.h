@@ -92,7 +92,6 @@ int trailerdiff_version_from_store(struct trailerdiff_version *out,
  * N the patch (0: the cover letter, for the whole series).  Empty when
  * there are none.
  */
-#define TRAILERDIFF_GIVEN_NAME "given-trailers"
 void trailerdiff_given_text(const struct mailset *ms, long vi,
 			    struct strbuf *out);
 

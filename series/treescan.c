@@ -363,19 +363,222 @@ static void sort_found(struct tree_scan *t)
 	free(inv);
 }
 
+/* Each commit's candidates: by patch-id, by its links, by title. */
+static int commit_candidates(git_repository *repo, struct tree_scan *t,
+			     struct index *x, struct candlist *per)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct matches m = { x, { NULL, 0, 0 } };
+		git_commit *c = NULL;
+		git_oid pid;
+		char *key, *title, *who;
+
+		if (git_commit_lookup(&c, repo, &t->commits[i].oid) < 0)
+			return error_git("cannot read commit %s",
+					 oid_short(&t->commits[i].oid, 12));
+		if (git_commit_parentcount(c) == 1 &&
+		    !patch_commit_id(repo, c, &pid)) {
+			key = keyf("p:", oid_short(&pid, 40), NULL);
+			add_list(&m, index_get(x, key));
+			free(key);
+		}
+		error_clear();
+		tree_message_ids(git_commit_message(c), by_link, &m);
+		title = subject_title(t->commits[i].subject, 0);
+		who = author_of(c);
+		key = keyf("s:", title, who);
+		add_list(&m, index_get(x, key));
+		free(key);
+		free(title);
+		free(who);
+		git_commit_free(c);
+		per[i] = m.got;
+	}
+	return 0;
+}
+
+/* The series' version found first at commit i: taken out of l. */
+static int found_new(struct tree_scan *t, struct loaded *l,
+		     const struct cand *best, size_t i)
+{
+	struct tree_found *f;
+	size_t np = l->s[best->si].versions[best->vi].nr_patches;
+
+	ALLOC_GROW(t->found, t->nr_found + 1, t->alloc_found);
+	f = &t->found[t->nr_found];
+	memset(f, 0, sizeof(*f));
+	f->s = l->s[best->si];
+	series_init(&l->s[best->si], "");	/* moved */
+	f->v = &f->s.versions[best->vi];
+	f->at = xcalloc(np + 1, sizeof(*f->at));
+	f->evidence = xcalloc(np + 1, sizeof(*f->evidence));
+	f->first = f->last = i;
+	f->newest = f->s.nr_versions ?
+		    f->s.versions[f->s.nr_versions - 1].number : 0;
+	return (int)t->nr_found++;
+}
+
+/* Commit i is patch best->pi of found f; what says so, combined. */
+static void found_patch(struct tree_scan *t, int fi, const struct cand *best,
+			const struct candlist *cands, long chosen, size_t i)
+{
+	struct tree_found *f = &t->found[fi];
+	unsigned ev = 0;
+	size_t k;
+
+	if (f->at[best->pi])
+		return;	/* the same patch twice */
+	for (k = 0; k < cands->nr; k++)
+		if (cands->c[k].si == best->si &&
+		    (long)cands->c[k].vi == chosen &&
+		    cands->c[k].pi == best->pi)
+			ev |= cands->c[k].ev;
+	f->at[best->pi] = i + 1;
+	f->evidence[best->pi] = ev;
+	f->nr_matched++;
+	f->nr_changed += !(ev & TREE_BY_PATCH_ID);
+	f->last = i;
+	t->commits[i].found = fi;
+	t->commits[i].patch = best->pi;
+	t->commits[i].evidence = ev;
+}
+
+/* Per series the version found, if any; each commit placed in it. */
+static void place_commits(struct tree_scan *t, struct loaded *l,
+			  struct candlist *per)
+{
+	long *chosen = xcalloc(l->nr + 1, sizeof(*chosen));
+	int *fi_of = xcalloc(l->nr + 1, sizeof(*fi_of));
+	size_t i, k, si;
+
+	for (si = 0; si < l->nr; si++) {
+		chosen[si] = best_version(l, si, per, t->nr);
+		fi_of[si] = -1;
+	}
+	for (i = 0; i < t->nr; i++) {
+		const struct cand *best = NULL;
+
+		for (k = 0; k < per[i].nr; k++) {
+			const struct cand *c = &per[i].c[k];
+
+			if (chosen[c->si] != (long)c->vi)
+				continue;
+			if (!best || c->ev < best->ev)
+				best = c;
+		}
+		if (!best)
+			continue;
+		if (fi_of[best->si] < 0)
+			fi_of[best->si] = found_new(t, l, best, i);
+		found_patch(t, fi_of[best->si], best, &per[i],
+			    chosen[best->si], i);
+	}
+	free(chosen);
+	free(fi_of);
+}
+
+/* The found patches by "t:TITLE" and "t:SLUG", for their fixups. */
+struct fixups {
+	struct strmap map;
+	char **keys;
+	size_t *found, *patch;
+	size_t nr, alloc_keys, alloc_found, alloc_patch;
+};
+
+static void fixups_add(struct fixups *fx, char *key, size_t found,
+		       size_t patch)
+{
+	size_t dummy;
+
+	if (strmap_get(&fx->map, key, &dummy)) {
+		free(key);
+		return;
+	}
+	ALLOC_GROW(fx->keys, fx->nr + 1, fx->alloc_keys);
+	ALLOC_GROW(fx->found, fx->nr + 1, fx->alloc_found);
+	ALLOC_GROW(fx->patch, fx->nr + 1, fx->alloc_patch);
+	fx->keys[fx->nr] = key;
+	fx->found[fx->nr] = found;
+	fx->patch[fx->nr] = patch;
+	strmap_put(&fx->map, key, fx->nr);
+	fx->nr++;
+}
+
+static void fixups_index(const struct tree_scan *t, struct fixups *fx)
+{
+	size_t k, pi;
+
+	for (k = 0; k < t->nr_found; k++) {
+		const struct series_version *v = t->found[k].v;
+
+		for (pi = 0; pi < v->nr_patches; pi++) {
+			char *title = subject_title(v->patches[pi].subject, 0);
+			char *slug = tree_slug(title);
+
+			fixups_add(fx, keyf("t:", title, NULL), k, pi);
+			fixups_add(fx, keyf("t:", slug, NULL), k, pi);
+			free(slug);
+			free(title);
+		}
+	}
+}
+
+static void fixups_release(struct fixups *fx)
+{
+	size_t i;
+
+	for (i = 0; i < fx->nr; i++)
+		free(fx->keys[i]);
+	free(fx->keys);
+	free(fx->found);
+	free(fx->patch);
+	strmap_release(&fx->map);
+}
+
+/* Commits not placed: "<title or slug of a found patch>-fix" ones. */
+static void place_fixups(struct tree_scan *t, const struct fixups *fx)
+{
+	size_t i, slot;
+
+	for (i = 0; i < t->nr; i++) {
+		struct tree_commit *tc = &t->commits[i];
+		struct tree_found *f;
+		char *target, *title, *key;
+
+		if (tc->found >= 0)
+			continue;
+		target = tree_fixup_target(tc->subject);
+		title = target ? subject_title(target, 0) : NULL;
+		key = title ? keyf("t:", title, NULL) : NULL;
+		if (key && strmap_get(&fx->map, key, &slot)) {
+			f = &t->found[fx->found[slot]];
+			tc->found = (int)fx->found[slot];
+			tc->patch = fx->patch[slot];
+			tc->fixup = 1;
+			f->nr_fixups++;
+			if (i < f->first)
+				f->first = i;
+			if (i > f->last)
+				f->last = i;
+		} else {
+			t->nr_unmatched++;
+		}
+		free(key);
+		free(title);
+		free(target);
+	}
+}
+
 int tree_scan(git_repository *repo, const char *branch, const char *base,
 	      size_t max, struct tree_scan *t)
 {
 	struct loaded l = { repo, NULL, 0, 0, 0 };
 	struct index x = { STRMAP_INIT, NULL, 0, 0, NULL, 0 };
 	struct candlist *per = NULL;
-	long *chosen = NULL;
-	int *fi_of = NULL;
-	struct strmap fixmap = STRMAP_INIT;
-	char **fixkeys = NULL;
-	size_t nfixkeys = 0, afixkeys = 0, *fixval = NULL, afixval = 0;
-	size_t *fixpatch = NULL, afixpatch = 0;
-	size_t i, k, si;
+	struct fixups fx = { STRMAP_INIT, NULL, NULL, NULL, 0, 0, 0, 0 };
+	size_t i;
 	int r;
 
 	memset(t, 0, sizeof(*t));
@@ -395,186 +598,19 @@ int tree_scan(git_repository *repo, const char *branch, const char *base,
 		goto out;
 	}
 	index_store(repo, &l, &x);
-
-	/* each commit's candidates */
 	per = xcalloc(t->nr + 1, sizeof(*per));
-	for (i = 0; i < t->nr; i++) {
-		struct matches m = { &x, { NULL, 0, 0 } };
-		git_commit *c = NULL;
-		git_oid pid;
-		char *k2;
-
-		if (git_commit_lookup(&c, repo, &t->commits[i].oid) < 0) {
-			r = error_git("cannot read commit %s",
-				      oid_short(&t->commits[i].oid, 12));
-			goto out;
-		}
-		if (git_commit_parentcount(c) == 1 &&
-		    !patch_commit_id(repo, c, &pid)) {
-			k2 = keyf("p:", oid_short(&pid, 40), NULL);
-			add_list(&m, index_get(&x, k2));
-			free(k2);
-		}
-		error_clear();
-		tree_message_ids(git_commit_message(c), by_link, &m);
-		{
-			char *title = subject_title(t->commits[i].subject, 0);
-			char *who = author_of(c);
-
-			k2 = keyf("s:", title, who);
-			add_list(&m, index_get(&x, k2));
-			free(k2);
-			free(title);
-			free(who);
-		}
-		git_commit_free(c);
-		per[i] = m.got;
-	}
-
-	/* per series: the version found, if any */
-	chosen = xcalloc(l.nr + 1, sizeof(*chosen));
-	fi_of = xcalloc(l.nr + 1, sizeof(*fi_of));
-	for (si = 0; si < l.nr; si++) {
-		chosen[si] = best_version(&l, si, per, t->nr);
-		fi_of[si] = -1;
-	}
-	for (i = 0; i < t->nr; i++) {
-		const struct cand *best = NULL;
-
-		for (k = 0; k < per[i].nr; k++) {
-			const struct cand *c = &per[i].c[k];
-
-			if (chosen[c->si] != (long)c->vi)
-				continue;
-			if (!best || c->ev < best->ev)
-				best = c;
-		}
-		if (!best)
-			continue;
-		if (fi_of[best->si] < 0) {
-			struct tree_found *f;
-			size_t np = l.s[best->si].versions[best->vi].nr_patches;
-
-			ALLOC_GROW(t->found, t->nr_found + 1, t->alloc_found);
-			f = &t->found[t->nr_found];
-			memset(f, 0, sizeof(*f));
-			f->s = l.s[best->si];
-			series_init(&l.s[best->si], "");	/* moved */
-			f->v = &f->s.versions[best->vi];
-			f->at = xcalloc(np + 1, sizeof(*f->at));
-			f->evidence = xcalloc(np + 1, sizeof(*f->evidence));
-			f->first = f->last = i;
-			f->newest = f->s.nr_versions ?
-				    f->s.versions[f->s.nr_versions - 1].number : 0;
-			fi_of[best->si] = (int)t->nr_found++;
-		}
-		{
-			struct tree_found *f = &t->found[fi_of[best->si]];
-			unsigned ev = 0;
-
-			if (f->at[best->pi])
-				continue;	/* the same patch twice */
-			for (k = 0; k < per[i].nr; k++)
-				if (per[i].c[k].si == best->si &&
-				    (long)per[i].c[k].vi == chosen[best->si] &&
-				    per[i].c[k].pi == best->pi)
-					ev |= per[i].c[k].ev;
-			f->at[best->pi] = i + 1;
-			f->evidence[best->pi] = ev;
-			f->nr_matched++;
-			f->nr_changed += !(ev & TREE_BY_PATCH_ID);
-			f->last = i;
-			t->commits[i].found = fi_of[best->si];
-			t->commits[i].patch = best->pi;
-			t->commits[i].evidence = ev;
-		}
-	}
-
-	/* fixups: "<title or slug of a found patch>-fix" */
-	for (k = 0; k < t->nr_found; k++) {
-		const struct series_version *v = t->found[k].v;
-		size_t pi;
-
-		for (pi = 0; pi < v->nr_patches; pi++) {
-			char *title = subject_title(v->patches[pi].subject, 0);
-			char *keys[2];
-			int j;
-
-			keys[0] = keyf("t:", title, NULL);
-			{
-				char *sl = tree_slug(title);
-
-				keys[1] = keyf("t:", sl, NULL);
-				free(sl);
-			}
-			for (j = 0; j < 2; j++) {
-				size_t dummy;
-
-				if (strmap_get(&fixmap, keys[j], &dummy)) {
-					free(keys[j]);
-					continue;
-				}
-				ALLOC_GROW(fixkeys, nfixkeys + 1, afixkeys);
-				ALLOC_GROW(fixval, nfixkeys + 1, afixval);
-				ALLOC_GROW(fixpatch, nfixkeys + 1, afixpatch);
-				fixkeys[nfixkeys] = keys[j];
-				fixval[nfixkeys] = k;
-				fixpatch[nfixkeys] = pi;
-				strmap_put(&fixmap, keys[j], nfixkeys);
-				nfixkeys++;
-			}
-			free(title);
-		}
-	}
-	for (i = 0; i < t->nr; i++) {
-		struct tree_commit *tc = &t->commits[i];
-		char *target, *key;
-		size_t slot;
-
-		if (tc->found >= 0)
-			continue;
-		target = tree_fixup_target(tc->subject);
-		if (!target) {
-			t->nr_unmatched++;
-			continue;
-		}
-		{
-			char *title = subject_title(target, 0);
-
-			key = keyf("t:", title, NULL);
-			free(title);
-		}
-		if (strmap_get(&fixmap, key, &slot)) {
-			struct tree_found *f = &t->found[fixval[slot]];
-
-			tc->found = (int)fixval[slot];
-			tc->patch = fixpatch[slot];
-			tc->fixup = 1;
-			f->nr_fixups++;
-			if (i < f->first)
-				f->first = i;
-			if (i > f->last)
-				f->last = i;
-		} else {
-			t->nr_unmatched++;
-		}
-		free(key);
-		free(target);
-	}
+	r = commit_candidates(repo, t, &x, per);
+	if (r < 0)
+		goto out;
+	place_commits(t, &l, per);
+	fixups_index(t, &fx);
+	place_fixups(t, &fx);
 	sort_found(t);
-	r = 0;
 out:
 	for (i = 0; per && i < t->nr; i++)
 		free(per[i].c);
 	free(per);
-	free(chosen);
-	free(fi_of);
-	for (i = 0; i < nfixkeys; i++)
-		free(fixkeys[i]);
-	free(fixkeys);
-	free(fixval);
-	free(fixpatch);
-	strmap_release(&fixmap);
+	fixups_release(&fx);
 	index_release(&x);
 	for (i = 0; i < l.nr; i++)
 		series_release(&l.s[i]);

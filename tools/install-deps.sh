@@ -5,7 +5,7 @@
 set -eu
 # (libcap-dev, libnuma-dev and rsync: installing the kernel's selftests)
 pkgs="build-essential pkg-config git perl libgit2-dev libgmime-3.0-dev
-libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libnotmuch-dev notmuch b4
+libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libjson-c-dev libnotmuch-dev notmuch b4
 public-inbox xz-utils cpio bc flex bison libelf-dev libssl-dev libcap-dev
 qemu-system-x86 man-db hyperfine time libc6-dev gzip chromium fonts-dejavu-core
 python3 clang libclang-rt-14-dev git-email libmailtools-perl slurm-wlm munge

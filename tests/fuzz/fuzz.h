@@ -24,7 +24,7 @@
 #include <git2.h>
 #include <stdlib.h>
 
-#include "tools/lib/jsonparse.h"
+#include "tools/lib/jsonread.h"
 
 /* libgit2 set up once and kept (its globals stay reachable: no leak) */
 static inline void fuzz_git_init(void)
@@ -50,15 +50,15 @@ static inline void fuzz_patch_id(const char *diff_text, size_t len)
 
 /*
  * The JSON a writer made must read back (what results store is read
- * again): abort() when tools/lib/jsonparse.c refuses it.
+ * again): abort() when json_read() (strict json-c) refuses it.
  */
 static inline void fuzz_json_check(const char *buf, size_t len)
 {
-	struct json_value v;
+	struct json_object *v;
 
-	if (json_parse(buf, len, &v) < 0)
+	if (json_read(buf, len, &v) < 0)
 		abort();
-	json_value_release(&v);
+	json_read_free(v);
 }
 
 #ifdef FUZZ_LIBFUZZER

@@ -66,7 +66,7 @@ static const char *year_mbox(const char *shared)
 	static char path[4096];
 	char dir[4000], tmp[4200], xz[4200];
 	const char *cache = getenv("RESPIN_CACHE"), *home = getenv("HOME");
-	char *argv[] = { "xz", "-dc", xz, NULL };
+	char *argv[] = { (char *)"xz", (char *)"-dc", xz, NULL };
 	int fd;
 
 	if (cache)
@@ -83,7 +83,7 @@ static const char *year_mbox(const char *shared)
 	}
 	snprintf(tmp, sizeof(tmp), "mkdir -p %s", dir);
 	{
-		char *mk[] = { "mkdir", "-p", dir, NULL };
+		char *mk[] = { (char *)"mkdir", (char *)"-p", dir, NULL };
 
 		if (run_to_file(mk, "/dev/null") < 0)
 			return NULL;
@@ -171,7 +171,8 @@ static void test_real(const char *data)
 static int git_apply_rejects(const char *text, size_t len)
 {
 	char *path = tmp_path("broken.patch");
-	char *argv[] = { "git", "apply", "--numstat", path, NULL };
+	char *argv[] = { (char *)"git", (char *)"apply", (char *)"--numstat",
+			 path, NULL };
 	int r;
 
 	write_file(path, text, len);
@@ -498,7 +499,7 @@ static void test_files(void)
 
 static void cleanup(void)
 {
-	char *argv[] = { "rm", "-rf", tmpdir, NULL };
+	char *argv[] = { (char *)"rm", (char *)"-rf", tmpdir, NULL };
 
 	run_to_file(argv, "/dev/null");
 }

@@ -32,7 +32,8 @@ static int git_apply_parses(const char *text, size_t len, struct strbuf *out)
 {
 	struct strbuf path = STRBUF_INIT, outp = STRBUF_INIT;
 	posix_spawn_file_actions_t fa;
-	char *argv[] = { "git", "apply", "--numstat", NULL, NULL };
+	char *argv[] = { (char *)"git", (char *)"apply", (char *)"--numstat",
+			 NULL, NULL };
 	int status = -1, r;
 	pid_t pid;
 	FILE *f;

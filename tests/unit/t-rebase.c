@@ -5,6 +5,7 @@
  * written and read back, a broken state refused.
  */
 #include "series/rebase.h"
+#include "series/storetext.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 #include "tap.h"

@@ -59,6 +59,7 @@ static void test_store(void)
 {
 	char dir[] = "/tmp/respin-t-results.XXXXXX", path[256], text[32];
 	char key[32], sql[256];
+	char check[] = "c", def_hash[] = "d", summary[] = "s";
 	git_repository *repo = NULL;
 	struct results *rs = NULL;
 	struct result res, got;
@@ -74,11 +75,11 @@ static void test_store(void)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		memset(&res, 0, sizeof(res));
 		snprintf(key, sizeof(key), "tree:%zu", i);
-		res.check = "c";
-		res.def_hash = "d";
+		res.check = check;
+		res.def_hash = def_hash;
 		res.key = key;
 		res.status = (enum result_status)i;
-		res.summary = "s";
+		res.summary = summary;
 		ok(!results_put(rs, &res, "log", 3), "%s stored", names[i]);
 		stored_text(path, key, text, sizeof(text));
 		is_str(text, names[i], "stored as the text %s", names[i]);

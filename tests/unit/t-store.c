@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests for the series store: names, specs, formats, CAS. */
 #include "series/store.h"
+#include "series/storetext.h"
 #include "series/range.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -152,6 +153,49 @@ static git_repository *make_repo(const char *dir, git_oid *base, git_oid *tip)
 	return repo;
 }
 
+/* The series blob and the summary "respin list" reads, without git. */
+static void test_series_text(void)
+{
+	struct series s, t;
+	struct series_version *v;
+	struct series_summary sm;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	series_init(&s, "lru");
+	s.change_id = xstrdup("20240101-lru-0123456789ab");
+	s.base_ref = xstrdup("refs/heads/mm-unstable");
+	s.created = 1700000000;
+	strbuf_addstr(&s.extra, "future-key 1\n");
+	series_text_format(&s, &a);
+	series_init(&t, NULL);
+	ok(!series_text_parse(&t, a.buf, a.len), "the series blob parses");
+	series_text_format(&t, &b);
+	is_str(b.buf, a.buf, "the series blob round-trips, unknown lines kept");
+
+	series_version_add(&s, 1);
+	v = series_version_add(&s, 2);
+	v->loaded = 1;
+	series_version_add_patch(v)->subject = xstrdup("one");
+	series_version_add_patch(v)->subject = xstrdup("two");
+	strbuf_addstr(&v->extra, "rebased-from 1\n");
+	strbuf_reset(&a);
+	series_summary_format(&s, "respin: rebase lru\n\n", &a);
+	memset(&sm, 0, sizeof(sm));
+	series_summary_parse(&sm, a.buf, a.len);
+	ok(!strncmp(a.buf, "respin: rebase lru\n\nSeries: lru\n", 32),
+	   "the summary follows the message");
+	ok(sm.latest == 2 && sm.versions == 2 && sm.patches == 2 &&
+	   sm.rebased_from == 1, "the summary's numbers read back");
+	ok(sm.base_ref && !strcmp(sm.base_ref, s.base_ref) && sm.change_id &&
+	   !strcmp(sm.change_id, s.change_id), "its base ref and change-id");
+	free(sm.base_ref);
+	free(sm.change_id);
+	series_release(&s);
+	series_release(&t);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 static void test_save_cas(void)
 {
 	char dir[] = "/tmp/respin-t-store.XXXXXX";
@@ -257,6 +301,7 @@ int main(void)
 	test_specs();
 	test_change_id();
 	test_format();
+	test_series_text();
 	test_save_cas();
 	git_libgit2_shutdown();
 	return done_testing();

@@ -2,6 +2,7 @@
 #include "command.h"
 #include "error.h"
 #include "options.h"
+#include "run.h"
 #include "strbuf.h"
 #include "termsafe.h"
 
@@ -37,6 +38,16 @@ int command_usage_error(const struct option *opts, const char *const *usage,
 	fputc('\n', stderr);
 	options_usage(opts, usage, 0);
 	return RESPIN_EXIT_USAGE;
+}
+
+int command_stopped(int r, const char *kept)
+{
+	if (!run_interrupted())
+		return error_report(r);
+	fprintf(stderr, "respin: %s: stopped; %s\n", term_safe(error_last()),
+		kept);
+	error_clear();
+	return 128 + run_interrupted();
 }
 
 void command_notes(const char *lines)

@@ -32,6 +32,14 @@ int command_usage_error(const struct option *opts, const char *const *usage,
 			const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
+ * The exit code of a command that failed with r: when a signal
+ * interrupted it (run_signals_catch()), it says "respin: MESSAGE:
+ * stopped; kept" (kept: what is stored of the work) and gives 128 +
+ * the signal; else the error, reported as error_report() does.
+ */
+int command_stopped(int r, const char *kept);
+
+/*
  * Prints each line of lines (text from mail, escaped for the terminal)
  * to stderr as "note: LINE".
  */

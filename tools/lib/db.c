@@ -15,6 +15,9 @@ struct db {
 struct db_stmt {
 	struct db *db;
 	sqlite3_stmt *s;
+	/* the first bind that failed since the last reset: step says so */
+	int bind_err;
+	char *bind_msg;
 };
 
 static int db_error(struct db *db, const char *what)
@@ -75,12 +78,12 @@ int db_open(struct db **out, const char *path, const char *schema)
 	sqlite3_busy_timeout(db->h, 10000);
 	sqlite3_extended_result_codes(db->h, 1);
 	/* the first read tells a damaged or foreign file */
-	if (wal_mode(db) < 0 ||
-	    db_exec(db, "PRAGMA synchronous=NORMAL") < 0 ||
-	    db_exec(db, "PRAGMA foreign_keys=ON") < 0 ||
-	    (schema && db_exec(db, schema) < 0)) {
+	if ((r = wal_mode(db)) < 0 ||
+	    (r = db_exec(db, "PRAGMA synchronous=NORMAL")) < 0 ||
+	    (r = db_exec(db, "PRAGMA foreign_keys=ON")) < 0 ||
+	    (schema && (r = db_exec(db, schema)) < 0)) {
 		db_close(db);
-		return RESPIN_ERR;
+		return r;
 	}
 	*out = db;
 	return 0;
@@ -143,9 +146,28 @@ int db_prepare(struct db *db, struct db_stmt **out, const char *sql)
 	return 0;
 }
 
+/*
+ * A failed bind is an error when it happens and again at the next
+ * step, so that a statement never runs with a parameter left unbound
+ * (NULL), whether or not the caller looked at the bind's result.
+ */
 static int bind_result(struct db_stmt *st, int r)
 {
-	return r == SQLITE_OK ? 0 : db_error(st->db, "bind");
+	if (r == SQLITE_OK)
+		return 0;
+	r = db_error(st->db, "bind");
+	if (!st->bind_err) {
+		st->bind_err = r;
+		st->bind_msg = xstrdup(error_last());
+	}
+	return r;
+}
+
+static void bind_clear(struct db_stmt *st)
+{
+	st->bind_err = 0;
+	free(st->bind_msg);
+	st->bind_msg = NULL;
 }
 
 int db_bind_text(struct db_stmt *st, int i, const char *s)
@@ -174,7 +196,11 @@ int db_bind_double(struct db_stmt *st, int i, double v)
 
 int db_step(struct db_stmt *st)
 {
-	int r = sqlite3_step(st->s);
+	int r;
+
+	if (st->bind_err)
+		return error_code(st->bind_err, "%s", st->bind_msg);
+	r = sqlite3_step(st->s);
 
 	if (r == SQLITE_ROW)
 		return 1;
@@ -187,6 +213,7 @@ int db_reset(struct db_stmt *st)
 {
 	sqlite3_reset(st->s);
 	sqlite3_clear_bindings(st->s);
+	bind_clear(st);
 	return 0;
 }
 
@@ -223,6 +250,7 @@ void db_finalize(struct db_stmt *st)
 	if (!st)
 		return;
 	sqlite3_finalize(st->s);
+	bind_clear(st);
 	free(st);
 }
 

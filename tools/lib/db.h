@@ -30,6 +30,10 @@ int db_commit(struct db *db);
 void db_rollback(struct db *db);
 
 int db_prepare(struct db *db, struct db_stmt **out, const char *sql);
+/*
+ * A bind that fails records an error and returns it; the statement
+ * then refuses to step (the same error) until db_reset().
+ */
 int db_bind_text(struct db_stmt *st, int i, const char *s);
 int db_bind_blob(struct db_stmt *st, int i, const void *p, size_t len);
 int db_bind_int(struct db_stmt *st, int i, int64_t v);

@@ -4,7 +4,9 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
@@ -95,4 +97,62 @@ int respin_tool_path(const char *name, struct strbuf *out)
 	strbuf_reset(out);
 	strbuf_addstr(out, name);
 	return RESPIN_ENOTFOUND;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *tmp_dir,
+		      const char *data, size_t len, unsigned mode)
+{
+	static unsigned long seq;
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	size_t stem;
+	int fd = -1, i, r = 0;
+
+	if (tmp_dir)
+		strbuf_addf(&tmp, "%s/%s", tmp_dir, slash ? slash + 1 : path);
+	else
+		strbuf_addstr(&tmp, path);
+	stem = tmp.len;
+	/* a name of its own (O_EXCL): the open applies the umask */
+	for (i = 0; i < 100 && fd < 0; i++) {
+		strbuf_setlen(&tmp, stem);
+		strbuf_addf(&tmp, ".tmp-%ld-%lu", (long)getpid(),
+			    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+		fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			  (mode_t)mode);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		r = error_errno("cannot write %s", tmp.buf);
+		goto out;
+	}
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		r = error_errno("cannot write %s", tmp.buf);
+		close(fd);
+	} else if (close(fd) < 0) {
+		r = error_errno("cannot write %s", tmp.buf);
+	} else if (rename(tmp.buf, path) < 0) {
+		r = error_errno("cannot rename %s to %s", tmp.buf, path);
+	}
+	if (r < 0)
+		unlink(tmp.buf);
+out:
+	strbuf_release(&tmp);
+	return r;
 }

@@ -2,6 +2,8 @@
 #ifndef RESPIN_FS_H
 #define RESPIN_FS_H
 
+#include <stddef.h>
+
 /*
  * Makes the directory path and any parents it lacks (as mkdir -p);
  * 0, or <0 with a message naming the directory that could not be made.
@@ -17,6 +19,17 @@ int mkdir_leading(const char *path);
  * fine), <0 with a message naming what could not be removed.
  */
 int remove_tree(const char *path);
+
+/*
+ * Writes len bytes of data to path whole or not at all: into a new
+ * temporary file (in tmp_dir, or beside path when tmp_dir is NULL; a
+ * maildir delivers through its tmp/), flushed to disk, then renamed to
+ * path, so that a reader, or a crash, sees the old file or the whole
+ * new one.  The file gets mode less the umask.  0, or <0 with a message
+ * naming the file; the temporary file is removed on a failure.
+ */
+int write_file_atomic(const char *path, const char *tmp_dir,
+		      const char *data, size_t len, unsigned mode);
 
 struct strbuf;
 /*

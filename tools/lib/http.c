@@ -257,29 +257,137 @@ static int redirect_allowed(const char *from, const char *to)
 
 #define HTTP_MAX_REDIRECTS 10
 
+/* libcurl loaded and set up, once. */
+static int curl_start(void)
+{
+	int r;
+
+	if (curl_ready)
+		return 0;
+	r = curl_load();
+	if (r < 0)
+		return r;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT))
+		return error("cannot initialise libcurl");
+	curl_ready = 1;
+	return 0;
+}
+
+/* The try's timeouts within what is left; 1 when nothing is left. */
+static int set_timeouts(CURL *curl, long long deadline)
+{
+	long timeout = config.timeout_ms;
+	long connect = config.connect_timeout_ms;
+
+	if (deadline) {
+		long long left = deadline - now_ms();
+
+		if (left <= 0)
+			return 1;
+		if (!timeout || timeout > left)
+			timeout = (long)left;
+		if (!connect || connect > left)
+			connect = (long)left;
+	}
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect);
+	return 0;
+}
+
+/*
+ * A 3xx answer to where: followed, when allowed, by pointing curl (and
+ * where) at its Location; an error when it may not be.
+ */
+static int follow_redirect(CURL *curl, struct strbuf *where, long code,
+			   int post, int *redirects, const char *url)
+{
+	char *loc = NULL;
+
+	curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &loc);
+	if (!loc)
+		return error("cannot fetch %s: HTTP %ld without a Location",
+			     where->buf, code);
+	if (!redirect_allowed(where->buf, loc)) {
+		int r = error("cannot fetch %s: it redirects to %s, another "
+			      "host: not followed", where->buf, loc);
+
+		error_hint("to follow redirects there, 'git config --add %s "
+			   "HOST[:PORT]' (or '*' for any host)",
+			   HTTP_REDIRECT_HOSTS_KEY);
+		return r;
+	}
+	if (++*redirects > HTTP_MAX_REDIRECTS)
+		return error("cannot fetch %s: more than %d redirects", url,
+			     HTTP_MAX_REDIRECTS);
+	strbuf_reset(where);
+	strbuf_addstr(where, loc);
+	curl_easy_setopt(curl, CURLOPT_URL, where->buf);
+	/* as browsers do: only 307 and 308 keep the POST */
+	if (post && code != 307 && code != 308)
+		curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+	return 0;
+}
+
+/* What the tries came to, as the error of a fetch that failed. */
+struct outcome {
+	CURLcode rc;
+	long code;
+	int tries, asked, out_of_time;
+	const char *errbuf;
+};
+
+static int fetch_failed(const struct outcome *oc, const struct sink *sink,
+			const char *where)
+{
+	char tries[64] = "";
+	int r;
+
+	if (oc->out_of_time) {
+		r = error("cannot fetch %s: gave up after %ld.%01ld s (%s; %d "
+			  "%s)", where, config.deadline_ms / 1000,
+			  config.deadline_ms % 1000 / 100, HTTP_TIMEOUT_KEY,
+			  oc->asked, oc->asked == 1 ? "try" : "tries");
+		error_hint("a slow server or link needs more: 'git config "
+			   "%s SECONDS'", HTTP_TIMEOUT_KEY);
+		return r;
+	}
+	if (oc->tries > 1)
+		snprintf(tries, sizeof(tries), " (gave up after %d tries)",
+			 oc->tries);
+	if (sink->too_large) {
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "the answer from %s", where);
+		r = error_too_large(what.buf, 0, sink->max);
+		strbuf_release(&what);
+		return r;
+	}
+	if (oc->rc == CURLE_OK)
+		return error("cannot fetch %s: HTTP %ld%s", where, oc->code,
+			     tries);
+	return error("cannot fetch %s: %s%s", where, oc->errbuf[0] ?
+		     oc->errbuf : curl_easy_strerror(oc->rc), tries);
+}
+
 static int request(const char *url, int post, struct strbuf *out,
 		   long *status)
 {
-	char errbuf[CURL_ERROR_SIZE], tries[64] = "";
+	char errbuf[CURL_ERROR_SIZE];
 	struct strbuf body = STRBUF_INIT, where = STRBUF_INIT;
 	struct sink sink = { &body, config.max_size ? config.max_size :
 			     mail_max_size(), 0 };
+	struct outcome oc = { CURLE_OK, 0, 0, 0, 0, errbuf };
 	CURL *curl;
-	CURLcode rc = CURLE_OK;
-	long code = 0, wait = config.backoff_ms;
+	long wait = config.backoff_ms;
 	long long deadline = config.deadline_ms > 0 ?
 			     now_ms() + config.deadline_ms : 0;
-	int try, ret, redirects = 0, out_of_time = 0, asked = 0;
+	int ret, redirects = 0;
 
 	if (status)
 		*status = 0;
-	if (!curl_ready) {
-		if (curl_load() < 0)
-			return RESPIN_ERR;
-		if (curl_global_init(CURL_GLOBAL_DEFAULT))
-			return error("cannot initialise libcurl");
-		curl_ready = 1;
-	}
+	ret = curl_start();
+	if (ret < 0)
+		return ret;
 	curl = curl_easy_init();
 	if (!curl)
 		return error("cannot create a libcurl handle for %s", url);
@@ -293,123 +401,60 @@ static int request(const char *url, int post, struct strbuf *out,
 	}
 	strbuf_addstr(&where, url);
 
-	for (try = 1; ; try++) {
-		long timeout = config.timeout_ms;
-		long connect = config.connect_timeout_ms;
-
-		if (deadline) {
-			long long left = deadline - now_ms();
-
-			if (left <= 0) {
-				out_of_time = 1;
-				break;
-			}
-			if (!timeout || timeout > left)
-				timeout = (long)left;
-			if (!connect || connect > left)
-				connect = (long)left;
+	for (oc.tries = 1; ; oc.tries++) {
+		if (set_timeouts(curl, deadline)) {
+			oc.out_of_time = 1;
+			break;
 		}
-		curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout);
-		curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect);
 		strbuf_reset(&body);
 		errbuf[0] = '\0';
-		code = 0;
-		rc = curl_easy_perform(curl);
-		asked++;
-		if (rc == CURLE_FILESIZE_EXCEEDED)
+		oc.code = 0;
+		oc.rc = curl_easy_perform(curl);
+		oc.asked++;
+		if (oc.rc == CURLE_FILESIZE_EXCEEDED)
 			sink.too_large = 1;
-		if (rc == CURLE_OK)
-			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+		if (oc.rc == CURLE_OK)
+			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE,
+					  &oc.code);
 		if (status)
-			*status = code;
-		if (rc == CURLE_OK && code >= 300 && code < 400 &&
-		    code != 304) {
-			char *loc = NULL;
-
-			curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &loc);
-			if (!loc) {
-				ret = error("cannot fetch %s: HTTP %ld without "
-					    "a Location", where.buf, code);
+			*status = oc.code;
+		if (oc.rc == CURLE_OK && oc.code >= 300 && oc.code < 400 &&
+		    oc.code != 304) {
+			ret = follow_redirect(curl, &where, oc.code, post,
+					      &redirects, url);
+			if (ret < 0)
 				goto out;
-			}
-			if (!redirect_allowed(where.buf, loc)) {
-				ret = error("cannot fetch %s: it redirects to "
-					    "%s, another host: not followed",
-					    where.buf, loc);
-				error_hint("to follow redirects there, "
-					   "'git config --add %s HOST[:PORT]' "
-					   "(or '*' for any host)",
-					   HTTP_REDIRECT_HOSTS_KEY);
-				goto out;
-			}
-			if (++redirects > HTTP_MAX_REDIRECTS) {
-				ret = error("cannot fetch %s: more than %d "
-					    "redirects", url,
-					    HTTP_MAX_REDIRECTS);
-				goto out;
-			}
-			strbuf_reset(&where);
-			strbuf_addstr(&where, loc);
-			curl_easy_setopt(curl, CURLOPT_URL, where.buf);
-			/* as browsers do: only 307 and 308 keep the POST */
-			if (post && code != 307 && code != 308)
-				curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-			try--;	/* a redirect is no try */
+			oc.tries--;	/* a redirect is no try */
 			continue;
 		}
-		if (rc == CURLE_OK && code >= 200 && code < 300) {
+		if (oc.rc == CURLE_OK && oc.code >= 200 && oc.code < 300) {
 			strbuf_add(out, body.buf, body.len);
 			ret = 0;
 			goto out;
 		}
-		if (rc == CURLE_OK && (code == 404 || code == 410)) {
+		if (oc.rc == CURLE_OK && (oc.code == 404 || oc.code == 410)) {
 			ret = error_code(RESPIN_ENOTFOUND, "%s: HTTP %ld",
-					 where.buf, code);
+					 where.buf, oc.code);
 			goto out;
 		}
-		if (deadline && rc == CURLE_OPERATION_TIMEDOUT &&
+		if (deadline && oc.rc == CURLE_OPERATION_TIMEDOUT &&
 		    now_ms() >= deadline) {
-			out_of_time = 1;
+			oc.out_of_time = 1;
 			break;
 		}
-		if (try >= config.tries ||
-		    (rc == CURLE_OK ? !http_transient(code) :
-				      !curl_transient(rc)))
+		if (oc.tries >= config.tries ||
+		    (oc.rc == CURLE_OK ? !http_transient(oc.code) :
+					 !curl_transient(oc.rc)))
 			break;
 		if (deadline && now_ms() + wait >= deadline) {
 			sleep_ms((long)(deadline - now_ms()));
-			out_of_time = 1;
+			oc.out_of_time = 1;
 			break;
 		}
 		sleep_ms(wait);
 		wait *= 2;
 	}
-
-	if (out_of_time) {
-		ret = error("cannot fetch %s: gave up after %ld.%01ld s "
-			    "(%s; %d %s)", where.buf,
-			    config.deadline_ms / 1000,
-			    config.deadline_ms % 1000 / 100, HTTP_TIMEOUT_KEY,
-			    asked, asked == 1 ? "try" : "tries");
-		error_hint("a slow server or link needs more: 'git config "
-			   "%s SECONDS'", HTTP_TIMEOUT_KEY);
-		goto out;
-	}
-	if (try > 1)
-		snprintf(tries, sizeof(tries), " (gave up after %d tries)", try);
-	if (sink.too_large) {
-		struct strbuf what = STRBUF_INIT;
-
-		strbuf_addf(&what, "the answer from %s", where.buf);
-		ret = error_too_large(what.buf, 0, sink.max);
-		strbuf_release(&what);
-	} else if (rc == CURLE_OK) {
-		ret = error("cannot fetch %s: HTTP %ld%s", where.buf, code,
-			    tries);
-	} else {
-		ret = error("cannot fetch %s: %s%s", where.buf,
-			    errbuf[0] ? errbuf : curl_easy_strerror(rc), tries);
-	}
+	ret = fetch_failed(&oc, &sink, where.buf);
 out:
 	curl_easy_cleanup(curl);
 	strbuf_release(&body);

@@ -162,41 +162,16 @@ static int cache_path(struct strbuf *path, const char *cache_dir,
  */
 static int cache_write(const char *path, const struct strbuf *data)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT;
 	const char *slash = strrchr(path, '/');
-	size_t off = 0;
-	int fd, ret = 0;
+	int ret;
 
-	strbuf_add(&tmp, path, slash - path);
-	ret = mkdir_parents(tmp.buf);
-	if (ret)
-		goto out;
-	strbuf_addstr(&tmp, "/.tmp-XXXXXX");
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		ret = error_errno("cannot create a file in '%.*s'",
-				  (int)(slash - path), path);
-		goto out;
-	}
-	while (off < data->len) {
-		ssize_t n = write(fd, data->buf + off, data->len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = error_errno("cannot write '%s'", tmp.buf);
-			break;
-		}
-		off += n;
-	}
-	if (close(fd) < 0 && !ret)
-		ret = error_errno("cannot write '%s'", tmp.buf);
-	if (!ret && rename(tmp.buf, path) < 0)
-		ret = error_errno("cannot rename '%s' to '%s'", tmp.buf, path);
-	if (ret)
-		unlink(tmp.buf);
-out:
-	strbuf_release(&tmp);
+	strbuf_add(&dir, path, (size_t)(slash - path));
+	ret = mkdir_parents(dir.buf);
+	strbuf_release(&dir);
+	if (!ret)
+		ret = write_file_atomic(path, NULL, data->buf, data->len,
+					0600);
 	return ret;
 }
 

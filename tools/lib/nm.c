@@ -47,14 +47,16 @@ static int nm_load(void)
 #define NM_ADDR(f) (void **)&nm.f,
 	static const char *const names[] = { NM_FUNCS(NM_NAME) };
 	void **const ptrs[] = { NM_FUNCS(NM_ADDR) };
+	int r;
 #undef NM_NAME
 #undef NM_ADDR
 
 	if (nm.loaded)
 		return 0;
-	if (dl_load("libnotmuch.so.5", "libnotmuch5", names, ptrs,
-		    sizeof(names) / sizeof(*names)) < 0)
-		return RESPIN_ERR;
+	r = dl_load("libnotmuch.so.5", "libnotmuch5", names, ptrs,
+		    sizeof(names) / sizeof(*names));
+	if (r < 0)
+		return r;
 	nm.loaded = 1;
 	return 0;
 }
@@ -145,8 +147,9 @@ int nm_query_files(const char *db_path, const char *query,
 	notmuch_status_t st;
 	int ret;
 
-	if (nm_load() < 0)
-		return RESPIN_ERR;
+	ret = nm_load();
+	if (ret < 0)
+		return ret;
 	ret = open_db(db_path, &db);
 	if (ret)
 		return ret;

@@ -173,18 +173,21 @@ static int leader_exited(pid_t pid)
 	       si.si_pid == pid;
 }
 
-int run_program(const struct run_opts *o, struct run_result *res)
-{
-	int out[2], in[2] = { -1, -1 }, status = 0;
-	size_t written = 0, max = o->max_output ? o->max_output : 64 << 20;
-	double start = now(), deadline = o->timeout > 0 ? start + o->timeout : 0;
-	double grace_end = 0;
-	int out_open = 1, leader_done = 0, timed_out = 0, interrupted = 0;
-	struct group g = { 0 };
+/* A job running: its pipes, its group and where its clock stands. */
+struct job {
 	pid_t pid;
+	int out, in;		/* our ends; -1 once closed */
+	size_t written;		/* of o->input */
+	double start, deadline, grace_end;	/* deadline 0: none */
+	int leader_done, timed_out, interrupted;
+	struct group g;
+};
 
-	if (caught)
-		return run_error_interrupted();
+/* Forks the program in a group of its own, its output into j->out. */
+static int job_start(const struct run_opts *o, struct job *j)
+{
+	int out[2], in[2] = { -1, -1 };
+
 	/* close-on-exec: a job started by another thread must not hold these */
 	if (pipe2(out, O_CLOEXEC) < 0)
 		return error_errno("cannot make a pipe");
@@ -197,8 +200,8 @@ int run_program(const struct run_opts *o, struct run_result *res)
 	} else {
 		in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
-	pid = fork();
-	if (pid < 0) {
+	j->pid = fork();
+	if (j->pid < 0) {
 		error_errno("cannot fork");
 		close(out[0]);
 		close(out[1]);
@@ -208,16 +211,16 @@ int run_program(const struct run_opts *o, struct run_result *res)
 			close(in[1]);
 		return RESPIN_ERR;
 	}
-	if (!pid) {
+	if (!j->pid) {
 		close(out[0]);
 		if (in[1] >= 0)
 			close(in[1]);
 		child(o, in[0], out[1]);
 	}
-	setpgid(pid, pid);	/* also here: no race with the child */
-	g.pid = pid;
+	setpgid(j->pid, j->pid);	/* also here: no race with the child */
+	j->g.pid = j->pid;
 	if (o->started)
-		o->started((long)pid, o->data);
+		o->started((long)j->pid, o->data);
 	close(out[1]);
 	if (in[0] >= 0)
 		close(in[0]);
@@ -227,102 +230,123 @@ int run_program(const struct run_opts *o, struct run_result *res)
 		close(in[1]);
 		in[1] = -1;
 	}
+	j->out = out[0];
+	j->in = in[1];
+	return 0;
+}
 
-	while (out_open) {
-		struct pollfd fds[2];
-		int nfds = 0, ms = 100;
-		double t = now();
+/*
+ * The group's clock at t: a signal caught or the timeout ends the
+ * group; with the leader gone (when watch_leader), what it left
+ * holding the output gets a second.
+ */
+static void job_tick(struct job *j, double t, int watch_leader)
+{
+	if (watch_leader && !j->leader_done && leader_exited(j->pid)) {
+		j->leader_done = 1;
+		j->grace_end = t + 1;
+	}
+	if (caught && !j->interrupted) {
+		j->interrupted = 1;
+		group_end(&j->g, t);
+	}
+	if (!j->leader_done && j->deadline && t >= j->deadline &&
+	    !j->g.ending) {
+		j->timed_out = 1;
+		group_end(&j->g, t);
+	}
+	if (watch_leader && j->leader_done && t >= j->grace_end)
+		group_end(&j->g, t);
+	group_tick(&j->g, t);
+}
 
-		if (!leader_done && leader_exited(pid)) {
-			/* what it left holding the output gets a second */
-			leader_done = 1;
-			grace_end = t + 1;
-		}
-		if (caught && !interrupted) {
-			interrupted = 1;
-			group_end(&g, t);
-		}
-		if (!leader_done && deadline && t >= deadline && !g.ending) {
-			timed_out = 1;
-			group_end(&g, t);
-		}
-		if (leader_done && t >= grace_end)
-			group_end(&g, t);
-		group_tick(&g, t);
-		if (deadline && !g.ending && !leader_done &&
-		    (deadline - t) * 1000 < ms)
-			ms = (int)((deadline - t) * 1000) + 1;
-		fds[nfds].fd = out[0];
-		fds[nfds++].events = POLLIN;
-		if (in[1] >= 0) {
-			fds[nfds].fd = in[1];
-			fds[nfds++].events = POLLOUT;
-		}
-		if (poll(fds, (nfds_t)nfds, ms) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (nfds > 1 && fds[1].revents) {
-			ssize_t n = write_input(in[1], o->input + written,
-						o->input_len - written);
+/* Feeds stdin, reads stdout and stderr; 0 once the output is closed. */
+static int job_io(const struct run_opts *o, struct job *j,
+		  struct strbuf *output, size_t max)
+{
+	struct pollfd fds[2];
+	int nfds = 0, ms = 100;
+	double t = now();
 
-			if (n > 0)
-				written += (size_t)n;
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
-				written = o->input_len;
-			if (written >= o->input_len) {
-				close(in[1]);
-				in[1] = -1;
-			}
-		}
-		if (fds[0].revents) {
-			ssize_t n;
+	job_tick(j, t, 1);
+	if (j->deadline && !j->g.ending && !j->leader_done &&
+	    (j->deadline - t) * 1000 < ms)
+		ms = (int)((j->deadline - t) * 1000) + 1;
+	fds[nfds].fd = j->out;
+	fds[nfds++].events = POLLIN;
+	if (j->in >= 0) {
+		fds[nfds].fd = j->in;
+		fds[nfds++].events = POLLOUT;
+	}
+	if (poll(fds, (nfds_t)nfds, ms) < 0)
+		return errno == EINTR;
+	if (nfds > 1 && fds[1].revents) {
+		ssize_t n = write_input(j->in, o->input + j->written,
+					o->input_len - j->written);
 
-			strbuf_grow(&res->output, 65536);
-			n = read(out[0], res->output.buf + res->output.len,
-				 65536);
-			if (n > 0) {
-				strbuf_setlen(&res->output,
-					      res->output.len + (size_t)n);
-				keep_tail(&res->output, max);
-			} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-				out_open = 0;
-			}
+		if (n > 0)
+			j->written += (size_t)n;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			j->written = o->input_len;
+		if (j->written >= o->input_len) {
+			close(j->in);
+			j->in = -1;
 		}
 	}
-	close(out[0]);
-	if (in[1] >= 0)
-		close(in[1]);
+	if (fds[0].revents) {
+		ssize_t n;
+
+		strbuf_grow(output, 65536);
+		n = read(j->out, output->buf + output->len, 65536);
+		if (n > 0) {
+			strbuf_setlen(output, output->len + (size_t)n);
+			keep_tail(output, max);
+		} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int run_program(const struct run_opts *o, struct run_result *res)
+{
+	size_t max = o->max_output ? o->max_output : 64 << 20;
+	struct job j;
+	int status = 0, r;
+
+	if (caught)
+		return run_error_interrupted();
+	memset(&j, 0, sizeof(j));
+	j.start = now();
+	j.deadline = o->timeout > 0 ? j.start + o->timeout : 0;
+	r = job_start(o, &j);
+	if (r < 0)
+		return r;
+	while (job_io(o, &j, &res->output, max))
+		;
+	close(j.out);
+	if (j.in >= 0)
+		close(j.in);
 	/* the leader may outlive its output */
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-		double t = now();
+		pid_t w = waitpid(j.pid, &status, WNOHANG);
 
-		if (w == pid || (w < 0 && errno != EINTR))
+		if (w == j.pid || (w < 0 && errno != EINTR))
 			break;
-		if (caught && !interrupted) {
-			interrupted = 1;
-			group_end(&g, t);
-		}
-		if (deadline && t >= deadline && !g.ending) {
-			timed_out = 1;
-			group_end(&g, t);
-		}
-		group_tick(&g, t);
+		job_tick(&j, now(), 0);
 		usleep(20000);
 	}
 	/* nothing of the job may outlive it: strays, or all on a timeout */
-	kill(-pid, SIGKILL);
-	res->seconds = now() - start;
-	res->timed_out = timed_out;
+	kill(-j.pid, SIGKILL);
+	res->seconds = now() - j.start;
+	res->timed_out = j.timed_out;
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
 		res->signal = WTERMSIG(status);
 	}
-	if (interrupted)
+	if (j.interrupted)
 		return run_error_interrupted();
 	return 0;
 }

@@ -5,16 +5,15 @@
 #include <stddef.h>
 
 /*
- * A hash map from strings to size_t values (open addressing, FNV-1a).
- * Keys are borrowed: they must outlive the map.
+ * A hash map from strings to size_t values: GLib's GHashTable (linked
+ * already through GMime) behind the small interface respin uses.  Keys
+ * are borrowed: they must outlive the map.  All zero is an empty map.
  */
 struct strmap {
-	const char **keys;
-	size_t *values;
-	size_t size, nr;	/* size is a power of two (or 0) */
+	struct _GHashTable *table;	/* made on the first put */
 };
 
-#define STRMAP_INIT { NULL, NULL, 0, 0 }
+#define STRMAP_INIT { NULL }
 
 /* Sets key to value (replacing); returns 1 if the key was new. */
 int strmap_put(struct strmap *m, const char *key, size_t value);

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin track's work: a branch's REF..TIP recorded as the next
+ * version, or a b4 prep branch's versions (see series/track.h).
+ */
+#include "series/range.h"
+#include "series/track.h"
+#include "tools/lib/error.h"
+#include "tools/lib/repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct series_version *track_version_record(struct series *s, int number,
+					    struct series_version *nv,
+					    const char *base_ref,
+					    const char *source)
+{
+	struct series_version *v = series_version_add(s, number);
+
+	v->base = nv->base;
+	v->tip = nv->tip;
+	v->patches = nv->patches;
+	v->nr_patches = nv->nr_patches;
+	v->alloc_patches = nv->alloc_patches;
+	nv->patches = NULL;
+	nv->nr_patches = nv->alloc_patches = 0;
+	v->base_ref = base_ref ? xstrdup(base_ref) : NULL;
+	v->recorded = repo_now();
+	v->source = xstrdup(source);
+	v->loaded = 1;
+	return v;
+}
+
+/* The full name of the ref REF means (refs/heads/x), else REF itself. */
+static char *base_ref_name(git_repository *repo, const char *rev)
+{
+	git_reference *ref = NULL;
+	char *r;
+
+	if (git_reference_dwim(&ref, repo, rev) < 0) {
+		git_error_clear();
+		return xstrdup(rev);
+	}
+	r = xstrdup(git_reference_name(ref));
+	git_reference_free(ref);
+	return r;
+}
+
+/* The patches of base..tip into nv (base and tip resolved first). */
+static int collect(git_repository *repo, const struct series *s,
+		   const char *base_ref, int base_given, const char *tip,
+		   struct series_version *nv)
+{
+	git_commit *base = NULL, *tipc = NULL;
+	int r;
+
+	r = repo_commit_lookup(repo, base_ref, &base);
+	if (r < 0) {
+		if (!base_given)
+			error_hint("series '%s' tracks %s; give --base REF if "
+				   "it moved", s->name, base_ref);
+		return r;
+	}
+	r = repo_commit_lookup(repo, tip, &tipc);
+	if (!r)
+		r = series_range_collect(repo, base, tipc,
+					 repo_ref_short(base_ref), tip, nv);
+	git_commit_free(base);
+	git_commit_free(tipc);
+	return r;
+}
+
+int track_range(git_repository *repo, struct series *s,
+		const struct track_request *rq, struct series_version **v,
+		int *recorded)
+{
+	struct series_version nv, *latest;
+	struct strbuf msg = STRBUF_INIT, src = STRBUF_INIT;
+	char *base_ref;
+	int number = rq->number, same, r;
+
+	*v = NULL;
+	*recorded = 0;
+	memset(&nv, 0, sizeof(nv));
+	strbuf_init(&nv.extra, 0);
+	base_ref = rq->base ? base_ref_name(repo, rq->base) :
+		   xstrdup(s->base_ref);
+	r = collect(repo, s, base_ref, rq->base != NULL, rq->tip, &nv);
+	if (r < 0)
+		goto out;
+	latest = series_latest(s);
+	if (latest) {
+		r = series_version_same_patches(repo, latest, &nv, &same);
+		if (r < 0)
+			goto out;
+		if (same && (!number || number == latest->number)) {
+			*v = latest;
+			goto out;
+		}
+		if (number && number <= latest->number) {
+			r = error_code(RESPIN_EUSAGE, "series '%s' is at v%d "
+				       "already; --version must be above it",
+				       s->name, latest->number);
+			goto out;
+		}
+	}
+	if (!number)
+		number = latest ? latest->number + 1 : 1;
+	if (!s->change_id) {
+		struct strbuf cid = STRBUF_INIT;
+
+		series_change_id_make(&cid, s->name, repo_now());
+		s->change_id = strbuf_detach(&cid, NULL);
+		s->created = repo_now();
+	}
+	free(s->base_ref);
+	s->base_ref = xstrdup(base_ref);
+
+	strbuf_addf(&src, "git %s..%s", repo_ref_short(base_ref), rq->tip);
+	if (strcmp(rq->tip, oid_short(&nv.tip, GIT_OID_HEXSZ)))
+		strbuf_addf(&src, " (%s)", oid_short(&nv.tip, 12));
+	*v = track_version_record(s, number, &nv, base_ref, src.buf);
+	strbuf_addf(&msg, "respin: track %s v%d (%zu patches)\n", s->name,
+		    number, (*v)->nr_patches);
+	r = series_save(repo, s, &(*v)->tip, msg.buf);
+	*recorded = r >= 0;
+out:
+	series_version_release(&nv);
+	free(base_ref);
+	strbuf_release(&msg);
+	strbuf_release(&src);
+	return r;
+}
+
+/* ---- --from-b4 ---- */
+
+/* Whether version v's stored cover letter is text. */
+static int cover_is(git_repository *repo, const struct series *s,
+		    const struct series_version *v, const char *text,
+		    int *same)
+{
+	struct strbuf old = STRBUF_INIT;
+	int r = series_version_text(repo, s, v, SERIES_TEXT_COVER, &old);
+
+	*same = 0;
+	if (r == RESPIN_ENOTFOUND)
+		r = 0;
+	else if (!r)
+		*same = !strcmp(old.buf, text);
+	strbuf_release(&old);
+	return r;
+}
+
+static int from_b4_branch(const struct series_version *v)
+{
+	return v->source && !strncmp(v->source, "b4 branch ", 10);
+}
+
+/* Adds what b4 knows and v lacks (or has otherwise); *changed says if. */
+static int b4_update(git_repository *repo, const struct series *s,
+		     struct series_version *v, struct b4_version *bv,
+		     int *changed)
+{
+	size_t i;
+	int same, r;
+
+	*changed = 0;
+	if (bv->message_id && (!v->message_id ||
+			       strcmp(v->message_id, bv->message_id))) {
+		free(v->message_id);
+		v->message_id = xstrdup(bv->message_id);
+		*changed = 1;
+	}
+	for (i = 0; i < v->nr_patches && i < bv->v.nr_patches; i++) {
+		const char *id = bv->v.patches[i].message_id;
+
+		if (id && (!v->patches[i].message_id ||
+			   strcmp(v->patches[i].message_id, id))) {
+			free(v->patches[i].message_id);
+			v->patches[i].message_id = xstrdup(id);
+			*changed = 1;
+		}
+	}
+	if (bv->cover) {
+		r = cover_is(repo, s, v, bv->cover, &same);
+		if (r < 0)
+			return r;
+		if (!same) {
+			series_version_set_text(v, SERIES_TEXT_COVER, bv->cover,
+						strlen(bv->cover));
+			*changed = 1;
+		}
+	}
+	/* a version seen on the branch that went out: say it was sent */
+	if (*changed && bv->sent && from_b4_branch(v)) {
+		free(v->source);
+		v->source = xstrdup(bv->v.source);
+	}
+	return 0;
+}
+
+/* Records b4 version bv in t->s (what was there replaced); *o says how. */
+static void b4_record(struct track_b4 *t, struct series_version *old,
+		      struct b4_version *bv, struct track_b4_outcome *o,
+		      git_oid *keep)
+{
+	struct series *s = &t->s;
+	struct series_version *v;
+
+	o->action = TRACK_B4_RECORDED;
+	if (old) {
+		/* work in progress seen before, changed since */
+		size_t at = (size_t)(old - s->versions);
+
+		series_version_release(old);
+		memmove(old, old + 1, (s->nr_versions - at - 1) *
+			sizeof(*old));
+		s->nr_versions--;
+		o->action = TRACK_B4_REPLACED;
+	}
+	v = track_version_record(s, bv->number, &bv->v, t->branch.base_ref,
+				 bv->v.source);
+	v->message_id = bv->message_id ? xstrdup(bv->message_id) : NULL;
+	if (bv->cover)
+		series_version_set_text(v, SERIES_TEXT_COVER, bv->cover,
+					strlen(bv->cover));
+	git_oid_cpy(keep, &v->tip);
+}
+
+/*
+ * What to do with b4 version bv: the outcome in *o, the tip to keep
+ * reachable in *keep (zero when none), what changed added to list.
+ */
+static int b4_version_track(git_repository *repo, struct track_b4 *t,
+			    struct b4_version *bv, struct track_b4_outcome *o,
+			    git_oid *keep, struct strbuf *list)
+{
+	struct series *s = &t->s;
+	struct series_version *old;
+	int same = 0, changed, r;
+
+	o->bv = bv;
+	if (bv->same_as) {
+		o->action = TRACK_B4_SKIPPED;
+		o->same_as = bv->same_as;
+		return 0;
+	}
+	old = series_version_find(s, bv->number);
+	if (old) {
+		r = series_version_ensure(repo, s, old);
+		if (!r)
+			r = series_version_same_patches(repo, old, &bv->v,
+							&same);
+		if (r < 0)
+			return r;
+	}
+	if (old && same) {
+		r = b4_update(repo, s, old, bv, &changed);
+		if (r < 0)
+			return r;
+		o->action = changed ? TRACK_B4_UPDATED : TRACK_B4_UNCHANGED;
+		if (changed)
+			strbuf_addf(list, "%sv%d updated", list->len ? ", " : "",
+				    bv->number);
+		t->recorded += changed;
+		return 0;
+	}
+	if (old && !from_b4_branch(old)) {
+		r = error("series '%s' has a v%d already, with other patches "
+			  "than %s", s->name, bv->number, bv->where);
+		error_hint("'respin show %s@v%d' shows it; record the b4 "
+			   "branch under another name: 'respin track NEWNAME "
+			   "--from-b4 %s'", s->name, bv->number,
+			   t->branch.branch);
+		return r;
+	}
+	b4_record(t, old, bv, o, keep);
+	strbuf_addf(list, "%sv%d", list->len ? ", " : "", bv->number);
+	t->recorded++;
+	return 0;
+}
+
+/* Loads series name, or starts it; refuses another change-id. */
+static int b4_series_load(git_repository *repo, const char *name,
+			  struct track_b4 *t)
+{
+	int r = series_load(repo, name, &t->s, SERIES_LOAD_ALL);
+
+	if (r == RESPIN_ENOTFOUND) {
+		error_clear();
+		series_release(&t->s);
+		series_init(&t->s, name);
+		r = 0;
+	}
+	if (r < 0 || !t->s.change_id ||
+	    !strcmp(t->s.change_id, t->branch.change_id))
+		return r;
+	r = error("series '%s' has change-id %s, but branch '%s' has %s: "
+		  "they are different series", t->s.name, t->s.change_id,
+		  t->branch.branch, t->branch.change_id);
+	error_hint("record the branch under a name of its own: 'respin track "
+		   "NEWNAME --from-b4 %s'", t->branch.branch);
+	return r;
+}
+
+int track_from_b4(git_repository *repo, const char *name, const char *branch,
+		  struct track_b4 *t)
+{
+	struct b4_branch *b = &t->branch;
+	struct strbuf msg = STRBUF_INIT, list = STRBUF_INIT;
+	git_oid *keep = NULL;
+	size_t i;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	r = series_name_check(name);
+	if (r < 0)
+		return r;
+	series_init(&t->s, name);
+	r = b4_branch_read(repo, branch, b);
+	if (!r) {
+		series_release(&t->s);
+		r = b4_series_load(repo, name, t);
+	}
+	if (r < 0)
+		return r;
+	t->out = xcalloc(b->nr_versions + 1, sizeof(*t->out));
+	keep = xcalloc(b->nr_versions + 1, sizeof(*keep));
+	for (i = 0; i < b->nr_versions && !r; i++, t->nr++)
+		r = b4_version_track(repo, t, &b->versions[i], &t->out[i],
+				     &keep[i], &list);
+	if (!r && t->recorded) {
+		if (!t->s.created)
+			t->s.created = repo_now();
+		if (!t->s.change_id)
+			t->s.change_id = xstrdup(b->change_id);
+		if (b->base_ref) {
+			free(t->s.base_ref);
+			t->s.base_ref = xstrdup(b->base_ref);
+		}
+		strbuf_addf(&msg, "respin: track %s from b4 branch %s (%s)\n",
+			    t->s.name, b->branch, list.buf);
+		r = series_save_many(repo, &t->s, keep, b->nr_versions,
+				     msg.buf);
+	}
+	free(keep);
+	strbuf_release(&msg);
+	strbuf_release(&list);
+	return r;
+}
+
+void track_b4_release(struct track_b4 *t)
+{
+	free(t->out);
+	b4_branch_release(&t->branch);
+	series_release(&t->s);
+	memset(t, 0, sizeof(*t));
+}
