@@ -94,12 +94,14 @@ static void make_grid(struct grid *g, struct series_version *v, int number,
 	}
 }
 
+static char check_name[] = "tput", check_metric[] = "ops";
+
 static void check_init(struct check *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->name = "tput";
+	c->name = check_name;
 	c->kind = CHECK_BENCH;
-	c->metric = "ops";
+	c->metric = check_metric;
 	c->higher = 1;
 	c->min_runs = c->max_runs = 5;
 	c->threshold_pct = 2;
