@@ -77,8 +77,8 @@ static void print_text(const struct series *s, const struct series_version *v,
 	strbuf_addf(out, "%s v%d: %zu comment%s (%zu open, %zu answered, %zu "
 		    "addressed, %zu done), %zu trailer%s\n", s->name, v->number,
 		    n[0] + n[1] + n[2] + n[3], n[0] + n[1] + n[2] + n[3] == 1 ?
-		    "" : "s", n[REVIEW_OPEN], n[REVIEW_ANSWERED], n[REVIEW_ADDRESSED],
-		    n[REVIEW_DONE], ntr, ntr == 1 ? "" : "s");
+		    "" : "s", n[REVIEW_OPEN], n[REVIEW_ANSWERED],
+		    n[REVIEW_ADDRESSED], n[REVIEW_DONE], ntr, ntr == 1 ? "" : "s");
 	if (nbot) {
 		strbuf_setlen(out, out->len - 1);
 		strbuf_addf(out, ", %zu bot report%s\n", nbot,
@@ -163,7 +163,8 @@ static void print_json(const struct series *s, const struct series_version *v,
 
 			json_object_begin(&j);
 			json_int_member(&j, "index", (int64_t)k + 1);
-			json_string_member(&j, "state", review_state_name(rr->states[k]));
+			json_string_member(&j, "state",
+					   review_state_name(rr->states[k]));
 			json_string_member(&j, "why", rr->why[k]);
 			json_string_member(&j, "file", c->file);
 			json_string_member(&j, "hunk", c->hunk);
