@@ -46,8 +46,10 @@ VM=tools/testing/selftests/vm
 . "$SRC_DIR/tests/e2e/lib-kpreset.sh"
 
 # The user's .config: tinyconfig and COMPACTION (made the same way each
-# run, so the same: its build stays)
+# run, so the same: its build stays; the one there goes first, or
+# kbuild refuses O= in a source tree that has a .config)
 user_config() {
+	rm -f .config &&
 	make -s ARCH=x86_64 O="$TRASH/ucfg" tinyconfig >/dev/null &&
 	scripts/config --file "$TRASH/ucfg/.config" --enable COMPACTION &&
 	make -s ARCH=x86_64 O="$TRASH/ucfg" olddefconfig >/dev/null &&
