@@ -639,6 +639,21 @@ checkpatch_path() {
 	echo "$RESPIN_TEST_CACHE/checkpatch/checkpatch.pl"
 }
 
+# fake_smtp: git send-email in this repository hands its mails to a
+# script that keeps them in $TRASH/sent.mbox and their envelope
+# recipients, a line a mail, in $TRASH/rcpts (sendemail.smtpServer,
+# confirm never, from A U Thor).
+fake_smtp() {
+	printf '%s\n' '#!/bin/sh' \
+		"echo \"\$*\" >>\"$TRASH/rcpts\"" \
+		"{ echo \"From mboxrd@z Thu Jan  1 00:00:00 1970\"; cat; echo; } >>\"$TRASH/sent.mbox\"" \
+		>"$TRASH/smtp" &&
+	chmod +x "$TRASH/smtp" &&
+	git config sendemail.smtpServer "$TRASH/smtp" &&
+	git config sendemail.confirm never &&
+	git config sendemail.from "A U Thor <author@example.org>"
+}
+
 # get_maintainer_into DIR: the real scripts/get_maintainer.pl (from the
 # kernel source package, beside checkpatch) into the fixture DIR, with
 # the top-level files and folders it looks for to know a kernel tree

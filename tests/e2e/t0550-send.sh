@@ -14,15 +14,7 @@ track_three_patches >/dev/null || { echo "Bail out! no series"; exit 1; }
 
 # The "SMTP server": git send-email runs it as sendmail; it keeps each
 # mail in an mbox and the recipients it was given.
-cat >"$TRASH/smtp" <<EOF
-#!/bin/sh
-echo "\$*" >>"$TRASH/rcpts"
-{ echo "From mboxrd@z Thu Jan  1 00:00:00 1970"; cat; echo; } >>"$TRASH/sent.mbox"
-EOF
-chmod +x "$TRASH/smtp"
-git config sendemail.smtpServer "$TRASH/smtp"
-git config sendemail.confirm never
-git config sendemail.from "A U Thor <author@example.org>"
+fake_smtp || { echo "Bail out! no fake SMTP"; exit 1; }
 # git adds no Cc of its own: every recipient is respin's
 git config sendemail.suppressCc all
 

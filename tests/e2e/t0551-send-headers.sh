@@ -11,15 +11,7 @@ git send-email --help >/dev/null 2>&1 ||
 make_fixture k && cd k || { echo "Bail out! no fixture"; exit 1; }
 git config user.name "A U Thor" && git config user.email author@example.org
 
-cat >"$TRASH/smtp" <<EOF
-#!/bin/sh
-echo "\$*" >>"$TRASH/rcpts"
-{ echo "From mboxrd@z Thu Jan  1 00:00:00 1970"; cat; echo; } >>"$TRASH/sent.mbox"
-EOF
-chmod +x "$TRASH/smtp"
-git config sendemail.smtpServer "$TRASH/smtp"
-git config sendemail.confirm never
-git config sendemail.from "A U Thor <author@example.org>"
+fake_smtp || { echo "Bail out! no fake SMTP"; exit 1; }
 # no sendemail.suppressCc: git send-email's own defaults, as a user has
 
 # A patch mail whose From: name is an encoded word holding a newline.
