@@ -2,6 +2,7 @@
 #include "ci/checks.h"
 #include "ci/artifacts.h"
 #include "ci/kconfig.h"
+#include "ci/kind.h"
 #include "ci/kselftest.h"
 #include "ci/preset.h"
 #include "ci/recipe.h"
@@ -382,7 +383,7 @@ static int config_entry(const git_config_entry *e, void *data)
 	return 0;
 }
 
-static void hash_check(struct check *c)
+static void hash_check(struct check *c, const char *kernel)
 {
 	struct strbuf sb = STRBUF_INIT;
 	git_oid oid;
@@ -444,9 +445,37 @@ static void hash_check(struct check *c)
 			    c->tests ? c->tests : "",
 			    c->append ? c->append : "", c->memory, c->smp,
 			    c->slowdown);
+	/*
+	 * What runs on or with the built tree (in its kernel, or reading
+	 * its build directory) gives another result for another kernel:
+	 * the build's definition is part of its own.
+	 */
+	if (kernel)
+		strbuf_addf(&sb, "kernel %s\n", kernel);
 	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(c->hash, sizeof(c->hash), &oid);
 	strbuf_release(&sb);
+}
+
+/* Every check's hash: the build's first, which the others may hold. */
+static void hash_checks(struct check_list *l)
+{
+	const struct check *b = NULL;
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->items[i].kind == CHECK_BUILD) {
+			hash_check(&l->items[i], NULL);
+			if (!b)
+				b = &l->items[i];
+		}
+	for (i = 0; i < l->nr; i++) {
+		struct check *c = &l->items[i];
+
+		if (c->kind != CHECK_BUILD)
+			hash_check(c, b && (check_needs(c) & KIND_NEEDS_BUILD) ?
+				   b->hash : NULL);
+	}
 }
 
 /*
@@ -663,8 +692,8 @@ int checks_load_preset(git_repository *repo, const char *preset,
 		if (!c->timeout)
 			c->timeout = c->kind == CHECK_BUILD ||
 				     c->kind == CHECK_COCCI ? 3600 : 600;
-		hash_check(c);
 	}
+	hash_checks(out);
 out:
 	for (i = 0; i < st.nr_disabled; i++)
 		free(st.disabled[i]);

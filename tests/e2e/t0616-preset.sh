@@ -97,6 +97,29 @@ test_expect_success 'another kconfig is another build definition' '
 	test "$(definition build)" = "$current"
 '
 
+test_expect_success 'another kernel is another definition of what runs with it' '
+	git config respin.check.probe.kind command &&
+	git config respin.check.probe.command true &&
+	git config respin.check.probe.guest true &&
+	git config respin.check.speed.kind bench &&
+	git config respin.check.speed.command "echo respin-metric: speed 1" &&
+	git config respin.check.tip.kind command &&
+	git config respin.check.tip.command true &&
+	test_when_finished "git config --remove-section respin.check.probe &&
+		git config --remove-section respin.check.speed &&
+		git config --remove-section respin.check.tip" &&
+	git config respin.check.build.kconfig tiny-qemu &&
+	test_when_finished "git config --unset respin.check.build.kconfig" &&
+	for k in probe speed tip; do
+		definition $k >$k.tiny || return 1
+	done &&
+	git config respin.check.build.kconfig current &&
+	test "$(definition probe)" != "$(cat probe.tiny)" &&
+	test "$(definition speed)" != "$(cat speed.tiny)" &&
+	# a check that does not use the build stays as it was
+	test "$(definition tip)" = "$(cat tip.tiny)"
+'
+
 test_expect_success 'a kconfig that is not known: exit 128, the key named' '
 	git config respin.check.build.kconfig huge &&
 	test_expect_code 128 respin check k >out 2>err &&
