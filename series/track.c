@@ -4,6 +4,7 @@
  * version, or a b4 prep branch's versions (see series/track.h).
  */
 #include "series/range.h"
+#include "series/sent.h"
 #include "series/track.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -30,6 +31,99 @@ struct series_version *track_version_record(struct series *s, int number,
 	v->source = xstrdup(source);
 	v->loaded = 1;
 	return v;
+}
+
+/* Drops the lines of extra that start with key. */
+static void extra_drop(struct strbuf *extra, const char *key)
+{
+	struct strbuf kept = STRBUF_INIT;
+	const char *p = extra->buf;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl + 1 - p) : strlen(p);
+
+		if (strncmp(p, key, strlen(key)))
+			strbuf_add(&kept, p, len);
+		p += len;
+	}
+	strbuf_release(extra);
+	*extra = kept;
+}
+
+void track_version_revise(struct series_version *v, struct series_version *nv,
+			  const char *source)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_patches; i++) {
+		free(v->patches[i].subject);
+		free(v->patches[i].message_id);
+		free(v->patches[i].author);
+		strbuf_release(&v->patches[i].extra);
+	}
+	free(v->patches);
+	/* a rebase recorded on another base says nothing of this one */
+	if (!git_oid_equal(&v->base, &nv->base))
+		extra_drop(&v->extra, "rebased-");
+	v->base = nv->base;
+	v->tip = nv->tip;
+	v->patches = nv->patches;
+	v->nr_patches = nv->nr_patches;
+	v->alloc_patches = nv->alloc_patches;
+	nv->patches = NULL;
+	nv->nr_patches = nv->alloc_patches = 0;
+	v->recorded = repo_now();
+	free(v->source);
+	v->source = xstrdup(source);
+	v->loaded = 1;
+}
+
+int track_rewritten(git_repository *repo, struct series *s,
+		    struct series_version *v, const git_oid *tip,
+		    const char *why, struct series_version **out, int *revised)
+{
+	struct series_version nv, *latest = series_latest(s);
+	struct strbuf msg = STRBUF_INIT, src = STRBUF_INIT;
+	git_commit *base = NULL, *tipc = NULL;
+	int number, r;
+
+	*out = NULL;
+	*revised = 0;
+	memset(&nv, 0, sizeof(nv));
+	strbuf_init(&nv.extra, 0);
+	if (git_commit_lookup(&base, repo, &v->base) < 0 ||
+	    git_commit_lookup(&tipc, repo, tip) < 0) {
+		r = error_git("cannot read the commits of %s v%d", s->name,
+			      v->number);
+		goto out;
+	}
+	r = series_range_collect(repo, base, tipc, oid_short(&v->base, 12),
+				 oid_short(tip, 12), &nv);
+	if (r < 0)
+		goto out;
+	strbuf_addf(&src, "%s of v%d (%s)", why, v->number, oid_short(tip, 12));
+	if (!series_version_sent(latest)) {
+		track_version_revise(latest, &nv, src.buf);
+		*out = latest;
+		*revised = 1;
+	} else {
+		number = latest->number + 1;
+		*out = track_version_record(s, number, &nv, v->base_ref,
+					    src.buf);
+	}
+	number = (*out)->number;
+	strbuf_addf(&msg, "respin: %s %s v%d (%zu patches)\n", why, s->name,
+		    number, (*out)->nr_patches);
+	r = series_save(repo, s, tip, msg.buf);
+	*out = series_version_find(s, number);
+out:
+	series_version_release(&nv);
+	git_commit_free(base);
+	git_commit_free(tipc);
+	strbuf_release(&msg);
+	strbuf_release(&src);
+	return r;
 }
 
 /* The full name of the ref REF means (refs/heads/x), else REF itself. */

@@ -20,6 +20,25 @@ struct series_version *track_version_record(struct series *s, int number,
 					    const char *base_ref,
 					    const char *source);
 
+/*
+ * Replaces what version v holds (base, tip, patches) by nv's, as a
+ * revision of a version not sent yet: its number, cover letter and
+ * other texts stay; source says where the revision came from.  The
+ * old commits stay reachable through the series' earlier metadata.
+ */
+void track_version_revise(struct series_version *v, struct series_version *nv,
+			  const char *source);
+
+/*
+ * Records v's base..tip after v's commits were written again (why:
+ * "trailers --apply"): the latest version is revised when it was not
+ * sent (*revised 1), else the commits are the next version; saves s.
+ * *out is the version recorded.
+ */
+int track_rewritten(git_repository *repo, struct series *s,
+		    struct series_version *v, const git_oid *tip,
+		    const char *why, struct series_version **out, int *revised);
+
 struct track_request {
 	const char *base;	/* --base REF, or NULL: the series' own */
 	const char *tip;	/* the last patch, such as "HEAD" */
