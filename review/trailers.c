@@ -636,7 +636,7 @@ static int check_commits(git_repository *repo, const struct series_version *v,
 			 const struct trailers_report *r,
 			 const struct trailers_apply_opts *o)
 {
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, list = STRBUF_INIT;
 	git_oid parent = v->base;
 	size_t i, refused = 0;
 
@@ -659,9 +659,10 @@ static int check_commits(git_repository *repo, const struct series_version *v,
 		strbuf_reset(&why);
 		if (!o->all && o->owner && has_new(r, i, o->drop_stale) &&
 		    !owner_sends(c, o->owner, &why)) {
-			error("%zu/%zu %s \"%s\" %s", i + 1, v->nr_patches,
-			      oid_short(&v->patches[i].commit, 12),
-			      v->patches[i].subject, why.buf);
+			strbuf_addf(&list, "\n  %zu/%zu %s \"%s\" %s",
+				    i + 1, v->nr_patches,
+				    oid_short(&v->patches[i].commit, 12),
+				    v->patches[i].subject, why.buf);
 			refused++;
 		}
 		parent = v->patches[i].commit;
@@ -671,8 +672,9 @@ static int check_commits(git_repository *repo, const struct series_version *v,
 	if (!refused)
 		return 0;
 	error("%zu patch%s not yours to send: respin writes trailers only "
-	      "into patches you send; nothing was changed", refused,
-	      refused == 1 ? " is" : "es are");
+	      "into patches you send; nothing was changed:%s", refused,
+	      refused == 1 ? " is" : "es are", list.buf);
+	strbuf_release(&list);
 	error_hint("add your Signed-off-by to carry a patch, or give --all "
 		   "to write into every patch");
 	return RESPIN_ERR;

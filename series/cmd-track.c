@@ -34,6 +34,13 @@ static void json_version_members(struct json *j, const struct series_version *v)
 	json_string_member(j, "tip", oid_short(&v->tip, 40));
 }
 
+static const char *const outcome_names[] = {
+	[TRACK_NOTHING] = "unchanged",
+	[TRACK_RECORDED] = "recorded",
+	[TRACK_REVISED] = "revised",
+	[TRACK_LINKED] = "linked",
+};
+
 static void json_string_or_null(struct json *j, const char *key,
 				const char *val)
 {
@@ -184,7 +191,8 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 {
 	struct track_request rq = { 0 };
 	const char *version_opt = NULL, *from_b4 = NULL;
-	int json = 0, exit_code, recorded, r;
+	int json = 0, exit_code, r;
+	enum track_outcome recorded;
 	struct option opts[] = {
 		OPT_STRING(0, "base", &rq.base, "ref",
 			   "the base the series is written on (remembered)"),
@@ -249,7 +257,7 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 	r = track_range(ctx->repo, &s, &rq, &v, &recorded);
 	if (r < 0) {
 		r = error_report(r);
-	} else if (!recorded) {
+	} else if (recorded == TRACK_NOTHING) {
 		printf("%s v%d already has these %zu patches; nothing "
 		       "recorded\n", s.name, v->number, v->nr_patches);
 	} else if (json) {
@@ -262,13 +270,23 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 		json_version_members(&j, v);
 		json_string_member(&j, "change_id", s.change_id);
 		json_string_member(&j, "base_ref", s.base_ref);
+		json_string_member(&j, "action", outcome_names[recorded]);
 		json_object_end(&j);
 		puts(out.buf);
 		strbuf_release(&out);
+	} else if (recorded == TRACK_LINKED) {
+		printf("%s v%d linked: its %zu patch%s are the commits of %s "
+		       "(%s) on %s (%s)\n", s.name, v->number, v->nr_patches,
+		       v->nr_patches == 1 ? "" : "es", rq.tip,
+		       oid_short(&v->tip, 12), repo_ref_short(s.base_ref),
+		       oid_short(&v->base, 12));
 	} else {
-		printf("%s v%d: %zu patch%s on %s (%s)\n", s.name, v->number,
+		printf("%s v%d%s: %zu patch%s on %s (%s)%s\n", s.name,
+		       v->number, recorded == TRACK_REVISED ? " revised" : "",
 		       v->nr_patches, v->nr_patches == 1 ? "" : "es",
-		       repo_ref_short(s.base_ref), oid_short(&v->base, 12));
+		       repo_ref_short(s.base_ref), oid_short(&v->base, 12),
+		       recorded == TRACK_REVISED ? "; not sent yet, so "
+		       "still this version" : "");
 	}
 	series_release(&s);
 	return r;

@@ -117,4 +117,68 @@ test_expect_success '--accept-mismatch: the CI mail'"'"'s Reported-by goes in to
 	test_grep "^Reported-by: Linux Kernel Functional Testing <lkft@linaro.org>$" m2
 '
 
+test_expect_success 'v1 was sent: --apply recorded v2; on v2, not sent, it revises v2' '
+	respin show a --json >j &&
+	test_grep "\"version\": 2," j &&
+	test_grep "\"tip\": \"$(git rev-parse work)\"" j &&
+	test_expect_code 128 respin show a@v3 2>err
+'
+
+test_expect_success 'a patch you neither signed off last nor committed: refused, --all forces' '
+	GIT_COMMITTER_NAME="Some One" GIT_COMMITTER_EMAIL=someone@example.org \
+	GIT_AUTHOR_NAME="Some One" GIT_AUTHOR_EMAIL=someone@example.org \
+		git commit -q --amend --reset-author -m "mm/vmscan: add vmscan_extra()" \
+		-m "A helper for later." -m "Signed-off-by: Some One <someone@example.org>" &&
+	respin track a >out &&
+	test_grep "^a v2 revised: 3 patches on mm-unstable" out &&
+	{ cat all.mbox &&
+	  reply "Ann Acker <ann@example.org>" "$p3" r6@example.org "Acked-by: Ann Acker <ann@example.org>"; } >all2.mbox &&
+	git rev-parse work >before &&
+	test_expect_code 128 respin trailers a --source all2.mbox --apply 2>err &&
+	test_grep "3/3 [0-9a-f]* \"mm/vmscan: add vmscan_extra()\" is by Some One <someone@example.org>, signed off last by someone@example.org and committed by Some One <someone@example.org>: not a patch you send (author@example.org)" err &&
+	test_grep "1 patch is not yours to send" err &&
+	test_grep "^hint: .*--all" err &&
+	git rev-parse work >after && check_same before after &&
+	respin trailers a --source all2.mbox --apply --all >out &&
+	test_grep "^a v2: trailers written into 1 commit; work moved .*; v2 revised (not sent yet)$" out &&
+	git log -1 --format=%B work >m3 &&
+	test_grep "^Acked-by: Ann Acker <ann@example.org>$" m3
+'
+
+test_expect_success 'a trailer given before the code changed: flagged stale, kept or dropped' '
+	git checkout -q work~2 && sed -i "s/|| !requested)/|| requested == 0)/" mm/compaction.c &&
+	git commit -q --amend -a --no-edit && git cherry-pick work~2..work >/dev/null &&
+	git branch -f work HEAD && git checkout -q work &&
+	respin track a >/dev/null &&
+	respin trailers a --source all2.mbox >out &&
+	test_grep "^a v2: 0 trailers to add, [0-9]* there already, 0 not carried, 1 stale$" out &&
+	test_grep "^    ! Reviewed-by: Rita Rev <rita@example.org>  (v1 1/3, <r1@example.org>; given on v1 before 1/3'"'"'s code changed)$" out &&
+	test_grep "^    = Reported-by: Rob Reporter <rob@example.org>  (v1 1/3, <r2@example.org>; there already)$" out &&
+	respin trailers a --source all2.mbox --json >j &&
+	test_grep "\"state\": \"stale\"" j &&
+	git rev-parse work >before &&
+	test_expect_code 128 respin trailers a --source all2.mbox --apply 2>err &&
+	test_grep "1 trailer in the commits was given before the patch.s code changed" err &&
+	test_grep "^hint: --keep-stale keeps them, --drop-stale takes them out" err &&
+	respin trailers a --source all2.mbox --apply --keep-stale >out &&
+	test_grep "^a v2: nothing to write$" out &&
+	git rev-parse work >after && check_same before after &&
+	respin trailers a --source all2.mbox --apply --drop-stale >out &&
+	test_grep "^a v2: trailers written into 1 commit; work moved" out &&
+	git log -1 --format=%B work~2 >m1 &&
+	test_grep ! "Rita Rev" m1 &&
+	test_grep "^Reported-by: Rob Reporter <rob@example.org>$" m1 &&
+	test_grep "^v2: nothing yet; this note stays out of the commit$" m1 &&
+	respin trailers a --source all2.mbox >out &&
+	test_grep "^    - Reviewed-by: Rita Rev <rita@example.org>  (v1 1/3, <r1@example.org>; not carried: its diff changed since v1)$" out
+'
+
+test_expect_success 'usage: --all, --keep-stale, --drop-stale go with --apply; not both stale ones' '
+	test_expect_code 129 respin trailers a --all 2>err &&
+	test_grep "all goes with --apply" err &&
+	test_expect_code 129 respin trailers a --drop-stale 2>err &&
+	test_expect_code 129 respin trailers a --apply --keep-stale --drop-stale 2>err &&
+	test_grep "not both" err
+'
+
 test_done
