@@ -325,6 +325,8 @@ int track_range(git_repository *repo, struct series *s,
 			      git_oid_equal(&latest->base, &nv.base)))
 				goto out;
 			link_commits(latest, &nv, base_ref);
+			if (!s->base_ref)
+				s->base_ref = xstrdup(base_ref);
 			strbuf_addf(&msg, "respin: track %s v%d: its patches "
 				    "are %s\n", s->name, latest->number,
 				    oid_short(&nv.tip, 12));
