@@ -135,10 +135,27 @@ void trailers_default_source(const struct series *s,
 		trailers_default_source(s, earlier_sent(s, v), out);
 }
 
+static struct given *add_given_as(struct trailers_report *r, size_t i,
+				   const struct trailer *t,
+				   const struct ms_msg *m, int version,
+				   size_t given_to, size_t total, int carried);
+
 /* Adds a given trailer to patch i (0-based) of the report. */
 static struct given *add_given(struct trailers_report *r, size_t i,
 			       const struct trailer *t, const struct ms_msg *m,
 			       int version, size_t given_to, size_t total)
+{
+	return add_given_as(r, i, t, m, version, given_to, total, 1);
+}
+
+/*
+ * The same, as not carried (carried 0): it never takes the place of
+ * one listed already.
+ */
+static struct given *add_given_as(struct trailers_report *r, size_t i,
+				   const struct trailer *t,
+				   const struct ms_msg *m, int version,
+				   size_t given_to, size_t total, int carried)
 {
 	struct patch_given *pg = &r->patches[i];
 	struct given *g;
@@ -158,7 +175,7 @@ static struct given *add_given(struct trailers_report *r, size_t i,
 		strbuf_release(&b);
 		if (!same)
 			continue;
-		if (pg->items[k].state != GIVEN_NOT_CARRIED)
+		if (pg->items[k].state != GIVEN_NOT_CARRIED || !carried)
 			return NULL;
 		/* not carried from one version, given again: this one */
 		g = &pg->items[k];
@@ -280,7 +297,8 @@ static void not_carried(struct trailers_report *r, size_t i,
 			int version, size_t given_to, size_t total,
 			const char *why)
 {
-	struct given *g = add_given(r, i, t, m, version, given_to, total);
+	struct given *g = add_given_as(r, i, t, m, version, given_to, total,
+				       0);
 
 	if (g) {
 		g->state = GIVEN_NOT_CARRIED;
