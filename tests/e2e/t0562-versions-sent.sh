@@ -78,6 +78,24 @@ test_expect_success 'rebase --onto a commit of mm-unstable: still tracking mm-un
 	test_grep "\"base_ref\": \"refs/heads/mm-unstable\"" j
 '
 
+test_expect_success 'respin rebase of a version not sent: revised; the cover says so' '
+	git checkout -q mm-unstable && tick &&
+	sed -i "s/^\tif (!free_blocks_total)\$/\tif (free_blocks_total == 0)/" mm/compaction.c &&
+	git commit -qam "base: touch the line 1/3 changes" &&
+	git checkout -q work &&
+	test_expect_code 1 respin rebase a >out &&
+	test_grep "^patch 1/3 .* conflicts on mm-unstable" out &&
+	git -C .git/respin/rebase/a checkout --theirs mm/compaction.c &&
+	git -C .git/respin/rebase/a add mm/compaction.c &&
+	respin rebase a --continue >out &&
+	test_grep "^a v3 revised: 3 patches rebased onto mm-unstable ($(git rev-parse --short=12 mm-unstable)), tip [0-9a-f]*; not sent yet, so still v3$" out &&
+	test_expect_code 128 respin show a@v4 2>err &&
+	respin cover a >c &&
+	sed -n "/^- Rebased onto/{N;s/\n */ /;p;}" c >item &&
+	echo "- Rebased onto mm-unstable ($(git rev-parse --short=12 mm-unstable)) (conflict in mm/compaction.c resolved by hand)" >want &&
+	check_same want item
+'
+
 # A version imported from the list, applied with git am on a branch.
 cd "$TRASH" && make_fixture k2 && cd k2 || exit 1
 git config user.name "A U Thor" && git config user.email author@example.org
