@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <git2.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -69,16 +70,99 @@ static void last_line(const char *msg, size_t *start, size_t *end)
 int message_has_trailer(const char *msg, const struct trailer *t)
 {
 	git_message_trailer_array have = { 0 };
+	char *head = xstrndup(msg, message_notes_start(msg));
 	int found = 0;
 
-	if (!git_message_trailers(&have, msg) && have.count)
+	if (!git_message_trailers(&have, head) && have.count)
 		found = has_trailer(&have, NULL, 0, t);
 	git_message_trailer_array_free(&have);
+	free(head);
 	return found;
 }
 
+size_t message_notes_start(const char *msg)
+{
+	const char *p = strchr(msg, '\n');
+
+	/* as git interpret-trailers: a "---" line after the subject */
+	while (p) {
+		p++;
+		if (!strncmp(p, "---", 3) &&
+		    (!p[3] || isspace((unsigned char)p[3])))
+			return (size_t)(p - msg);
+		p = strchr(p, '\n');
+	}
+	return strlen(msg);
+}
+
+static size_t add_trailers(const char *msg, const struct trailer_list *add,
+			   const char *submitter_addr, struct strbuf *out);
+
 size_t message_add_trailers(const char *msg, const struct trailer_list *add,
 			    const char *submitter_addr, struct strbuf *out)
+{
+	size_t cut = message_notes_start(msg), n;
+	char *head;
+
+	if (!msg[cut])
+		return add_trailers(msg, add, submitter_addr, out);
+	/* the trailers go above the notes, which stay as they are */
+	head = xstrndup(msg, cut);
+	n = add_trailers(head, add, submitter_addr, out);
+	free(head);
+	strbuf_addstr(out, msg + cut);
+	return n;
+}
+
+size_t message_drop_trailers(const char *msg, const struct trailer_list *drop,
+			     struct strbuf *out)
+{
+	size_t cut = message_notes_start(msg), n = 0;
+	const char *p = msg, *end = msg + cut, *block;
+	struct strbuf key = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+
+	/* the trailer block: the last paragraph above the notes */
+	block = end;
+	while (block > msg && isspace((unsigned char)block[-1]))
+		block--;
+	while (block > msg && !(block[-1] == '\n' && block - 1 > msg &&
+				block[-2] == '\n'))
+		block--;
+	strbuf_setlen(out, 0);
+	strbuf_add(out, msg, (size_t)(block - msg));
+	for (p = block; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *colon;
+		size_t i;
+		int gone = 0;
+
+		colon = memchr(p, ':', (size_t)(e - p));
+		for (i = 0; colon && i < drop->nr && !gone; i++) {
+			if ((size_t)(colon - p) != strlen(drop->items[i].key) ||
+			    strncasecmp(p, drop->items[i].key,
+					(size_t)(colon - p)))
+				continue;
+			strbuf_reset(&key);
+			strbuf_add(&key, colon + 1, (size_t)(e - colon - 1));
+			trailer_value_key(key.buf, &a);
+			trailer_value_key(drop->items[i].value, &b);
+			gone = !strcmp(a.buf, b.buf);
+		}
+		if (gone)
+			n++;
+		else
+			strbuf_add(out, p, (size_t)((nl ? nl + 1 : end) - p));
+		p = nl ? nl + 1 : end;
+	}
+	strbuf_addstr(out, msg + cut);
+	strbuf_release(&key);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return n;
+}
+
+static size_t add_trailers(const char *msg, const struct trailer_list *add,
+			   const char *submitter_addr, struct strbuf *out)
 {
 	git_message_trailer_array have = { 0 };
 	struct trailer_list todo;

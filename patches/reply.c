@@ -276,7 +276,9 @@ static int reply_trailer_ok(const char *key, size_t klen, const char *v,
 
 		return hex_run(v, e, &q) >= 8 && (q == e || *q == ' ');
 	}
-	if (klen == 4 && !strncasecmp(key, "Link", 4))
+	/* "Link: URL", and "Closes: URL" (the report a fix closes) */
+	if ((klen == 4 && !strncasecmp(key, "Link", 4)) ||
+	    (klen == 6 && !strncasecmp(key, "Closes", 6)))
 		return e - v > 8 && (has_prefix(v, e, "http://") ||
 				     has_prefix(v, e, "https://"));
 	return 0;
@@ -367,6 +369,13 @@ static void para_end(struct scan *s)
 	if (!s->in_para)
 		return;
 	s->in_para = 0;
+	/*
+	 * A Signed-off-by among them: the patch's own tags, restated
+	 * ("your patch says:"); no reviewer gives one in a reply.
+	 */
+	for (i = 0; i < s->held.nr; i++)
+		if (!strcasecmp(s->held.items[i].key, "Signed-off-by"))
+			s->para_indented_tags = 0;
 	for (i = 0; i < s->held.nr; i++) {
 		struct trailer *t = &s->held.items[i];
 

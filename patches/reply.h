@@ -6,8 +6,8 @@
 
 /*
  * What a reply to a patch gives: trailers ("Reviewed-by: X <x@y>",
- * "Acked-by:", "Tested-by:", ..., "Fixes: <sha> (...)", "Link:
- * http...") and reports by bots.
+ * "Acked-by:", "Tested-by:", ..., "Fixes: <sha> (...)", "Closes:
+ * http...", "Link: http...") and reports by bots.
  *
  * A trailer is given when its line starts at the left margin, is not
  * quoted ('>'), comes before the reply's signature ("-- ") and is no
@@ -32,7 +32,8 @@
  * under a paragraph of the reply's own words ("feel free to have my:"
  * over "    Acked-by: X"); indented under quoted or pasted text, or
  * among other indented lines (a commit message pasted without its
- * header), they are not.
+ * header), or restating the patch's own tags (a Signed-off-by among
+ * them), they are not.
  *
  * A bot's boilerplate ("If you fix the issue ..., kindly add following
  * tag(s)", syzbot's "please add the following tag to the commit") is

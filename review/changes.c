@@ -3,6 +3,7 @@
 #include "series/patchtexts.h"
 #include "series/splits.h"
 #include "tools/lib/error.h"
+#include "tools/lib/repo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,51 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 	return items;
 }
 
+/*
+ * "- Rebased onto mm-unstable (1a2b3c4d5e6f) (conflict in mm/foo.c
+ * resolved by hand)" when cur sits on another base than prev; the
+ * files from the " conflict PATH" lines respin rebase wrote.
+ */
+static void add_rebased(const struct series *s,
+			const struct series_version *prev,
+			const struct series_version *cur, struct strbuf *out)
+{
+	struct strbuf item = STRBUF_INIT, files = STRBUF_INIT;
+	const char *ref = cur->base_ref ? cur->base_ref : s->base_ref;
+	size_t i, nf = 0;
+
+	if (git_oid_is_zero(&prev->base) || git_oid_is_zero(&cur->base) ||
+	    git_oid_equal(&prev->base, &cur->base))
+		return;
+	for (i = 0; i < cur->nr_patches; i++) {
+		const char *p = cur->patches[i].extra.buf;
+
+		while ((p = strstr(p, " conflict "))) {
+			const char *f = p + 10, *nl = strchr(f, '\n');
+			size_t len = nl ? (size_t)(nl - f) : strlen(f);
+
+			if (p == cur->patches[i].extra.buf || p[-1] == '\n') {
+				strbuf_addf(&files, "%s%.*s", nf ? ", " : "",
+					    (int)len, f);
+				nf++;
+			}
+			p = f + len;
+		}
+	}
+	strbuf_addstr(&item, "Rebased onto ");
+	if (ref)
+		strbuf_addf(&item, "%s (%s)", repo_ref_short(ref),
+			    oid_short(&cur->base, 12));
+	else
+		strbuf_addstr(&item, oid_short(&cur->base, 12));
+	if (nf)
+		strbuf_addf(&item, " (conflict in %s resolved by hand)",
+			    files.buf);
+	add_item(out, item.buf);
+	strbuf_release(&item);
+	strbuf_release(&files);
+}
+
 int changes_between(git_repository *repo, const struct series *s,
 		    const struct series_version *prev,
 		    const struct series_version *cur, struct strbuf *out)
@@ -329,6 +375,8 @@ int changes_between(git_repository *repo, const struct series *s,
 		r = series_rangediff_patches(repo, mailmap, s, cur, &pb, &nb);
 	if (!r)
 		changes_describe(pa, na, pb, nb, out);
+	if (!r)
+		add_rebased(s, prev, cur, out);
 	rangediff_patches_free(pa, na);
 	rangediff_patches_free(pb, nb);
 	git_mailmap_free(mailmap);

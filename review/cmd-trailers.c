@@ -7,6 +7,8 @@
  * series' own commits.
  */
 #include "review/trailers.h"
+#include "series/sent.h"
+#include "series/track.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -19,32 +21,41 @@
 #include <string.h>
 
 static const char *const usage[] = {
-	"respin trailers <name>[@v<n>] [--source <source>] [--apply [--dry-run]] [--json]",
+	"respin trailers <name>[@v<n>] [--source <source>] [--accept-mismatch] [--json]",
+	"respin trailers <name>[@v<n>] --apply [--dry-run] [--all] [--accept-mismatch]\n"
+	"                [--keep-stale | --drop-stale] [--source <source>]",
 	NULL
 };
 
 static const char *state_name(enum given_state s)
 {
 	return s == GIVEN_NEW ? "new" : s == GIVEN_HAVE ? "have" :
+	       s == GIVEN_MISMATCH ? "mismatch" : s == GIVEN_STALE ? "stale" :
 	       "not-carried";
+}
+
+static char state_mark(enum given_state s)
+{
+	return s == GIVEN_NEW ? '+' : s == GIVEN_HAVE ? '=' :
+	       s == GIVEN_MISMATCH ? '?' : s == GIVEN_STALE ? '!' : '-';
 }
 
 static void print_text(const struct series *s, const struct series_version *v,
 		       const struct trailers_report *r, struct strbuf *out)
 {
-	size_t i, k, nnew = 0, nhave = 0, nnot = 0;
+	size_t i, k, nnew = trailers_count(r, GIVEN_NEW);
+	size_t nmis = trailers_count(r, GIVEN_MISMATCH);
+	size_t nstale = trailers_count(r, GIVEN_STALE);
 
-	for (i = 0; i < r->nr; i++)
-		for (k = 0; k < r->patches[i].nr; k++) {
-			enum given_state st = r->patches[i].items[k].state;
-
-			nnew += st == GIVEN_NEW;
-			nhave += st == GIVEN_HAVE;
-			nnot += st == GIVEN_NOT_CARRIED;
-		}
 	strbuf_addf(out, "%s v%d: %zu trailer%s to add, %zu there already, "
-		    "%zu not carried\n", s->name, v->number, nnew,
-		    nnew == 1 ? "" : "s", nhave, nnot);
+		    "%zu not carried", s->name, v->number, nnew,
+		    nnew == 1 ? "" : "s", trailers_count(r, GIVEN_HAVE),
+		    trailers_count(r, GIVEN_NOT_CARRIED));
+	if (nmis)
+		strbuf_addf(out, ", %zu mismatched", nmis);
+	if (nstale)
+		strbuf_addf(out, ", %zu stale", nstale);
+	strbuf_addch(out, '\n');
 	for (i = 0; i < r->nr; i++) {
 		if (!r->patches[i].nr)
 			continue;
@@ -53,8 +64,7 @@ static void print_text(const struct series *s, const struct series_version *v,
 		for (k = 0; k < r->patches[i].nr; k++) {
 			const struct given *g = &r->patches[i].items[k];
 
-			strbuf_addf(out, "    %c %s: %s", g->state == GIVEN_NEW ?
-				    '+' : g->state == GIVEN_HAVE ? '=' : '-',
+			strbuf_addf(out, "    %c %s: %s", state_mark(g->state),
 				    term_safe(g->key), term_safe(g->value));
 			if (g->given_to)
 				strbuf_addf(out, "  (v%d %zu/%zu", g->version,
@@ -73,6 +83,14 @@ static void print_text(const struct series *s, const struct series_version *v,
 			}
 			else if (g->state == GIVEN_HAVE)
 				strbuf_addstr(out, "; there already");
+			else if (g->state == GIVEN_MISMATCH)
+				strbuf_addf(out, "; sent by %s: not applied "
+					    "without --accept-mismatch",
+					    term_safe(g->from));
+			else if (g->state == GIVEN_STALE)
+				strbuf_addf(out, "; given on v%d before "
+					    "%zu/%zu's code changed",
+					    g->version, i + 1, r->nr);
 			strbuf_addstr(out, ")\n");
 		}
 	}
@@ -126,6 +144,7 @@ static void print_json(const struct series *s, const struct series_version *v,
 int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 {
 	int apply = 0, dry_run = 0, json = 0, refresh = 0, exit_code, n, r;
+	int all = 0, accept_mismatch = 0, keep_stale = 0, drop_stale = 0;
 	const char *source = NULL;
 	struct option opts[] = {
 		OPT_STRING(0, "source", &source, "source",
@@ -135,6 +154,16 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 			 "write the new trailers into the series' commits"),
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "with --apply: say what would be written; write nothing"),
+		OPT_BOOL(0, "all", &all, "with --apply: also into patches "
+			 "you do not send (not signed off last nor committed "
+			 "by you)"),
+		OPT_BOOL(0, "accept-mismatch", &accept_mismatch,
+			 "take trailers whose name and address are not the "
+			 "sender's (b4 -S)"),
+		OPT_BOOL(0, "keep-stale", &keep_stale, "with --apply: keep "
+			 "trailers given before the patch's code changed"),
+		OPT_BOOL(0, "drop-stale", &drop_stale, "with --apply: take "
+			 "out trailers given before the patch's code changed"),
 		OPT_BOOL(0, "json", &json, "print JSON"),
 		OPT_BOOL(0, "refresh", &refresh,
 			 "fetch lore: threads again, ignoring the cache"),
@@ -154,9 +183,14 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 	if (n != 1)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give NAME[@vN]");
-	if (dry_run && !apply)
-		return command_usage_error(opts, usage, "--dry-run goes with "
-					   "--apply");
+	if ((dry_run || all || keep_stale || drop_stale) && !apply)
+		return command_usage_error(opts, usage, "--%s goes with "
+					   "--apply", dry_run ? "dry-run" :
+					   all ? "all" : keep_stale ?
+					   "keep-stale" : "drop-stale");
+	if (keep_stale && drop_stale)
+		return command_usage_error(opts, usage, "--keep-stale or "
+					   "--drop-stale: not both");
 	r = series_load_spec(ctx->repo, argv[0], &s, &v);
 	if (r < 0) {
 		series_release(&s);	/* it is set up even when it fails */
@@ -169,6 +203,8 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 	r = trailers_collect(ctx->repo, &s, v, src.buf, refresh, &rep);
 	if (r < 0)
 		goto fail;
+	if (accept_mismatch)
+		trailers_accept_mismatch(&rep);
 	if (json)
 		print_json(&s, v, &rep, &out);
 	else
@@ -200,7 +236,26 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	}
 	fflush(stdout);
-	r = trailers_apply(ctx->repo, v, &rep, owner, dry_run, &br, &tip, &nc);
+	if (trailers_count(&rep, GIVEN_STALE) && !keep_stale && !drop_stale) {
+		error("%zu trailer%s in the commits %s given before the "
+		      "patch's code changed (marked '!'): the reviewer saw "
+		      "other code; nothing was changed",
+		      trailers_count(&rep, GIVEN_STALE),
+		      trailers_count(&rep, GIVEN_STALE) == 1 ? "" : "s",
+		      trailers_count(&rep, GIVEN_STALE) == 1 ? "was" : "were");
+		error_hint("--keep-stale keeps them, --drop-stale takes them "
+			   "out (ask the reviewer to look again)");
+		r = RESPIN_ERR;
+		goto fail;
+	}
+	{
+		struct trailers_apply_opts o = {
+			.owner = owner, .dry_run = dry_run, .all = all,
+			.drop_stale = drop_stale,
+		};
+
+		r = trailers_apply(ctx->repo, v, &rep, &o, &br, &tip, &nc);
+	}
 	if (r < 0)
 		goto fail;
 	if (!br.len)
@@ -209,12 +264,34 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 		printf("%s v%d: would write trailers into %zu commit%s and move "
 		       "%s; nothing written\n", s.name, v->number, nc,
 		       nc == 1 ? "" : "s", repo_ref_short(br.buf));
-	else
+	else if (!series_numbering_by_sent(ctx->repo))
 		printf("%s v%d: trailers written into %zu commit%s; %s moved "
 		       "%s..%s (respin track records it as a new version)\n",
 		       s.name, v->number, nc, nc == 1 ? "" : "s",
 		       repo_ref_short(br.buf), oid_short(&v->tip, 12),
 		       oid_short(&tip, 12));
+	else {
+		struct series_version *nv;
+		int revised, from = v->number;
+		git_oid old = v->tip;
+
+		r = track_rewritten(ctx->repo, &s, v, &tip, "trailers --apply",
+				    &nv, &revised);
+		if (r < 0) {
+			error_hint("%s moved; 'respin track %s' records it",
+				   repo_ref_short(br.buf), s.name);
+			goto fail;
+		}
+		printf("%s v%d: trailers written into %zu commit%s; %s moved "
+		       "%s..%s; ", s.name, from, nc, nc == 1 ? "" : "s",
+		       repo_ref_short(br.buf), oid_short(&old, 12),
+		       oid_short(&tip, 12));
+		if (revised)
+			printf("v%d revised (not sent yet)\n", nv->number);
+		else
+			printf("recorded as v%d (v%d was sent)\n", nv->number,
+			       from);
+	}
 done:
 	r = 0;
 	goto out;

@@ -27,6 +27,58 @@ static int given_key(const char *k)
 	return 0;
 }
 
+int trailer_about_code(const char *key)
+{
+	return !strcasecmp(key, "Reviewed-by") || !strcasecmp(key, "Acked-by") ||
+	       !strcasecmp(key, "Tested-by");
+}
+
+/*
+ * A person's trailer names the mail's sender: the same address, or
+ * the same name (as b4 matches them).
+ */
+static int sender_matches(const struct trailer *t, const struct ms_msg *m)
+{
+	struct strbuf addr = STRBUF_INIT;
+	const char *v = t->value, *lt = strrchr(v, '<');
+	size_t n = strlen(t->key), nl;
+	int ok;
+
+	if (n < 3 || strcasecmp(t->key + n - 3, "-by"))
+		return 1;	/* Fixes:, Closes: name no one */
+	trailer_value_key(v, &addr);
+	ok = m->from_addr && !strcasecmp(addr.buf, m->from_addr);
+	if (!ok && lt && m->from_name && *m->from_name) {
+		nl = (size_t)(lt - v);
+		while (nl && v[nl - 1] == ' ')
+			nl--;
+		ok = nl == strlen(m->from_name) &&
+		     !strncasecmp(v, m->from_name, nl);
+	}
+	strbuf_release(&addr);
+	return ok;
+}
+
+void trailers_accept_mismatch(struct trailers_report *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nr; i++)
+		for (k = 0; k < r->patches[i].nr; k++)
+			if (r->patches[i].items[k].state == GIVEN_MISMATCH)
+				r->patches[i].items[k].state = GIVEN_NEW;
+}
+
+size_t trailers_count(const struct trailers_report *r, enum given_state st)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->nr; i++)
+		for (k = 0; k < r->patches[i].nr; k++)
+			n += r->patches[i].items[k].state == st;
+	return n;
+}
+
 void trailers_report_release(struct trailers_report *r)
 {
 	size_t i, k;
@@ -83,10 +135,27 @@ void trailers_default_source(const struct series *s,
 		trailers_default_source(s, earlier_sent(s, v), out);
 }
 
+static struct given *add_given_as(struct trailers_report *r, size_t i,
+				   const struct trailer *t,
+				   const struct ms_msg *m, int version,
+				   size_t given_to, size_t total, int carried);
+
 /* Adds a given trailer to patch i (0-based) of the report. */
 static struct given *add_given(struct trailers_report *r, size_t i,
 			       const struct trailer *t, const struct ms_msg *m,
 			       int version, size_t given_to, size_t total)
+{
+	return add_given_as(r, i, t, m, version, given_to, total, 1);
+}
+
+/*
+ * The same, as not carried (carried 0): it never takes the place of
+ * one listed already.
+ */
+static struct given *add_given_as(struct trailers_report *r, size_t i,
+				   const struct trailer *t,
+				   const struct ms_msg *m, int version,
+				   size_t given_to, size_t total, int carried)
 {
 	struct patch_given *pg = &r->patches[i];
 	struct given *g;
@@ -104,11 +173,21 @@ static struct given *add_given(struct trailers_report *r, size_t i,
 		       !strcmp(a.buf, b.buf);
 		strbuf_release(&a);
 		strbuf_release(&b);
-		if (same)
+		if (!same)
+			continue;
+		if (pg->items[k].state != GIVEN_NOT_CARRIED || !carried)
 			return NULL;
+		/* not carried from one version, given again: this one */
+		g = &pg->items[k];
+		free(g->key);
+		free(g->value);
+		free(g->msgid);
+		free(g->from);
+		goto fill;
 	}
 	ALLOC_GROW(pg->items, pg->nr, pg->alloc);
 	g = &pg->items[pg->nr++];
+fill:
 	memset(g, 0, sizeof(*g));
 	g->key = xstrdup(t->key);
 	g->value = xstrdup(t->value);
@@ -121,6 +200,8 @@ static struct given *add_given(struct trailers_report *r, size_t i,
 	g->version = version;
 	g->given_to = given_to;
 	g->given_total = total;
+	if (!sender_matches(t, m))
+		g->state = GIVEN_MISMATCH;
 	return g;
 }
 
@@ -216,7 +297,8 @@ static void not_carried(struct trailers_report *r, size_t i,
 			int version, size_t given_to, size_t total,
 			const char *why)
 {
-	struct given *g = add_given(r, i, t, m, version, given_to, total);
+	struct given *g = add_given_as(r, i, t, m, version, given_to, total,
+				       0);
 
 	if (g) {
 		g->state = GIVEN_NOT_CARRIED;
@@ -285,7 +367,11 @@ static int reply_given(struct mailset *ms, long mi, struct trailers_report *r,
 				continue;
 			}
 			same = same_subject(v, up->subject);
-			if (same >= 0)
+			if (same >= 0 && !trailer_about_code(tr->key))
+				/* a report, a suggestion: whatever the code */
+				add_given(r, (size_t)same, tr, m, u->number,
+					  given_to, u->nr_patches);
+			else if (same >= 0)
 				not_carried(r, (size_t)same, tr, m, u->number,
 					    given_to, u->nr_patches,
 					    "its diff changed since");
@@ -299,7 +385,8 @@ static int reply_given(struct mailset *ms, long mi, struct trailers_report *r,
 		} else {
 			/* to an earlier cover letter: the patches unchanged */
 			for (i = 0; i < v->nr_patches; i++) {
-				if (same_patch(u, &v->patches[i].patch_id) >= 0)
+				if (same_patch(u, &v->patches[i].patch_id) >= 0 ||
+				    !trailer_about_code(tr->key))
 					add_given(r, i, tr, m, u->number, 0,
 						  u->nr_patches);
 				else
@@ -403,8 +490,11 @@ static void mark_have(git_repository *repo, const struct series *s,
 			trailer_list_init(&one);
 			trailer_list_add(&one, g->key, strlen(g->key), g->value,
 					 strlen(g->value));
+			/* in the commit, given on other code: stale */
 			if (message_has_trailer(msg, &one.items[0]))
-				g->state = GIVEN_HAVE;
+				g->state = g->state == GIVEN_NOT_CARRIED &&
+					   g->why && strstr(g->why, "since") ?
+					   GIVEN_STALE : GIVEN_HAVE;
 			trailer_list_release(&one);
 		}
 		strbuf_release(&out);
@@ -499,31 +589,77 @@ static int find_branch(git_repository *repo, const git_oid *tip,
 	return found;
 }
 
-/* Whether patch i has trailers to add. */
-static int has_new(const struct trailers_report *r, size_t i)
+/* Whether patch i's commit changes: trailers to add, or stale to drop. */
+static int has_new(const struct trailers_report *r, size_t i, int drop_stale)
 {
 	size_t k;
 
 	for (k = 0; k < r->patches[i].nr; k++)
-		if (r->patches[i].items[k].state == GIVEN_NEW)
+		if (r->patches[i].items[k].state == GIVEN_NEW ||
+		    (drop_stale &&
+		     r->patches[i].items[k].state == GIVEN_STALE))
 			return 1;
 	return 0;
 }
 
+/* The address of msg's last Signed-off-by (lower case), into out. */
+static void last_signoff(const char *msg, struct strbuf *out)
+{
+	git_message_trailer_array have = { 0 };
+	char *head = xstrndup(msg, message_notes_start(msg));
+	size_t i;
+
+	strbuf_reset(out);
+	if (!git_message_trailers(&have, head))
+		for (i = 0; i < have.count; i++)
+			if (!strcasecmp(have.trailers[i].key, "Signed-off-by"))
+				trailer_value_key(have.trailers[i].value, out);
+	git_message_trailer_array_free(&have);
+	git_error_clear();
+	free(head);
+}
+
 /*
- * The commits of v are one line on its base, and those from first on
- * (which are rewritten) are owner's.
+ * Whether owner sends commit c: the last Signed-off-by is owner's, or
+ * owner committed it (a colleague's patch carried).  Else why not,
+ * into why.
+ */
+static int owner_sends(git_commit *c, const char *owner, struct strbuf *why)
+{
+	const git_signature *a = git_commit_author(c);
+	const git_signature *cm = git_commit_committer(c);
+	struct strbuf sob = STRBUF_INIT;
+	int ok;
+
+	last_signoff(git_commit_message(c), &sob);
+	ok = !strcasecmp(sob.buf, owner) || !strcasecmp(cm->email, owner);
+	if (!ok) {
+		strbuf_addf(why, "is by %s <%s>, ", a->name, a->email);
+		if (sob.len)
+			strbuf_addf(why, "signed off last by %s", sob.buf);
+		else
+			strbuf_addstr(why, "with no Signed-off-by");
+		strbuf_addf(why, " and committed by %s <%s>: not a patch you "
+			    "send (%s)", cm->name, cm->email, owner);
+	}
+	strbuf_release(&sob);
+	return ok;
+}
+
+/*
+ * The commits of v are one line on its base, and those that change
+ * are owner's to send (unless o->all).
  */
 static int check_commits(git_repository *repo, const struct series_version *v,
-			 size_t first, const char *owner)
+			 const struct trailers_report *r,
+			 const struct trailers_apply_opts *o)
 {
+	struct strbuf why = STRBUF_INIT, list = STRBUF_INIT;
 	git_oid parent = v->base;
-	size_t i;
-	int r;
+	size_t i, refused = 0;
 
 	for (i = 0; i < v->nr_patches; i++) {
 		git_commit *c = NULL;
-		const git_signature *a;
 
 		if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0)
 			return error_git("cannot read %zu/%zu of v%d", i + 1,
@@ -538,47 +674,59 @@ static int check_commits(git_repository *repo, const struct series_version *v,
 				     oid_short(&v->patches[i].commit, 12),
 				     v->number);
 		}
-		a = git_commit_author(c);
-		if (i >= first && owner && strcasecmp(a->email, owner)) {
-			r = error("%zu/%zu %s \"%s\" is by %s <%s>, not by you "
-				  "(%s): respin does not rewrite other people's "
-				  "commits; nothing was changed", i + 1,
-				  v->nr_patches,
-				  oid_short(&v->patches[i].commit, 12),
-				  v->patches[i].subject, a->name, a->email,
-				  owner);
-			git_commit_free(c);
-			return r;
+		strbuf_reset(&why);
+		if (!o->all && o->owner && has_new(r, i, o->drop_stale) &&
+		    !owner_sends(c, o->owner, &why)) {
+			strbuf_addf(&list, "\n  %zu/%zu %s \"%s\" %s",
+				    i + 1, v->nr_patches,
+				    oid_short(&v->patches[i].commit, 12),
+				    v->patches[i].subject, why.buf);
+			refused++;
 		}
 		parent = v->patches[i].commit;
 		git_commit_free(c);
 	}
-	return 0;
+	strbuf_release(&why);
+	if (!refused)
+		return 0;
+	error("%zu patch%s not yours to send: respin writes trailers only "
+	      "into patches you send; nothing was changed:%s", refused,
+	      refused == 1 ? " is" : "es are", list.buf);
+	strbuf_release(&list);
+	error_hint("add your Signed-off-by to carry a patch, or give --all "
+		   "to write into every patch");
+	return RESPIN_ERR;
 }
 
 /*
- * Patch i written again on *parent with its new trailers; *parent
- * becomes the new commit, *nr_commits counts those that got one.
+ * Patch i written again on *parent with its new trailers (and without
+ * its stale ones, o->drop_stale); *parent becomes the new commit,
+ * *nr_commits counts those that changed.
  */
 static int rewrite_patch(git_repository *repo, const struct series_version *v,
 			 const struct trailers_report *r, size_t i,
-			 const git_signature *committer, git_oid *parent,
-			 size_t *nr_commits)
+			 const struct trailers_apply_opts *o,
+			 const git_signature *committer,
+			 git_oid *parent, size_t *nr_commits)
 {
 	git_commit *c = NULL, *pc = NULL;
 	git_tree *tree = NULL;
-	struct trailer_list add;
-	struct strbuf msg = STRBUF_INIT;
+	struct trailer_list add, drop;
+	struct strbuf msg = STRBUF_INIT, kept = STRBUF_INIT;
 	git_oid id;
-	size_t k;
+	size_t k, n;
 	int ret = 0;
 
 	trailer_list_init(&add);
+	trailer_list_init(&drop);
 	for (k = 0; k < r->patches[i].nr; k++) {
 		const struct given *g = &r->patches[i].items[k];
 
 		if (g->state == GIVEN_NEW)
 			trailer_list_add(&add, g->key, strlen(g->key),
+					 g->value, strlen(g->value));
+		else if (g->state == GIVEN_STALE && o->drop_stale)
+			trailer_list_add(&drop, g->key, strlen(g->key),
 					 g->value, strlen(g->value));
 	}
 	if (git_commit_lookup(&c, repo, &v->patches[i].commit) < 0 ||
@@ -588,8 +736,11 @@ static int rewrite_patch(git_repository *repo, const struct series_version *v,
 				v->nr_patches, v->number);
 		goto out;
 	}
-	if (message_add_trailers(git_commit_message(c), &add,
-				 git_commit_author(c)->email, &msg))
+	n = message_drop_trailers(git_commit_message(c), &drop, &kept);
+	/* before the sender's own Signed-off-by, the last in the chain */
+	n += message_add_trailers(kept.buf, &add, o->owner ? o->owner :
+				  git_commit_author(c)->email, &msg);
+	if (n)
 		(*nr_commits)++;
 	if (git_commit_create(&id, repo, NULL, git_commit_author(c), committer,
 			      git_commit_message_encoding(c), msg.buf, tree,
@@ -600,7 +751,9 @@ static int rewrite_patch(git_repository *repo, const struct series_version *v,
 		*parent = id;
 out:
 	trailer_list_release(&add);
+	trailer_list_release(&drop);
 	strbuf_release(&msg);
+	strbuf_release(&kept);
 	git_tree_free(tree);
 	git_commit_free(c);
 	git_commit_free(pc);
@@ -629,9 +782,9 @@ static int move_branch(git_repository *repo, const struct series_version *v,
 }
 
 int trailers_apply(git_repository *repo, const struct series_version *v,
-		   const struct trailers_report *r, const char *owner,
-		   int dry_run, struct strbuf *branch, git_oid *new_tip,
-		   size_t *nr_commits)
+		   const struct trailers_report *r,
+		   const struct trailers_apply_opts *o, struct strbuf *branch,
+		   git_oid *new_tip, size_t *nr_commits)
 {
 	git_signature *committer = NULL;
 	git_oid parent;
@@ -641,10 +794,11 @@ int trailers_apply(git_repository *repo, const struct series_version *v,
 	*nr_commits = 0;
 	if (series_version_mail_only(v))
 		return error("v%d was recorded from mail only: it has no "
-			     "commits to write trailers into (import it onto "
-			     "a base first)", v->number);
+			     "commits to write trailers into (git am it onto "
+			     "its base, then 'respin track' links the branch "
+			     "to it)", v->number);
 	for (i = 0; i < v->nr_patches && first == v->nr_patches; i++)
-		if (has_new(r, i))
+		if (has_new(r, i, o->drop_stale))
 			first = i;
 	*new_tip = v->tip;
 	if (first == v->nr_patches)
@@ -653,22 +807,22 @@ int trailers_apply(git_repository *repo, const struct series_version *v,
 		return error("no branch points at the tip of v%d (%s): check "
 			     "out the branch that holds it, or track the "
 			     "branch again", v->number, oid_short(&v->tip, 12));
-	/* every commit from the first one to change on is rewritten */
-	ret = check_commits(repo, v, first, owner);
+	ret = check_commits(repo, v, r, o);
 	if (ret < 0)
 		return ret;
-	if (dry_run) {
+	if (o->dry_run) {
 		for (i = first; i < v->nr_patches; i++)
-			*nr_commits += has_new(r, i);
+			*nr_commits += has_new(r, i, o->drop_stale);
 		return 0;
 	}
 	ret = repo_signature(repo, &committer);
 	if (ret < 0)
 		return ret;
+	/* every commit from the first one to change on is written again */
 	parent = first ? v->patches[first - 1].commit : v->base;
 	for (i = first; i < v->nr_patches && !ret; i++)
-		ret = rewrite_patch(repo, v, r, i, committer, &parent,
-				    nr_commits);
+		ret = rewrite_patch(repo, v, r, i, o, committer,
+				    &parent, nr_commits);
 	if (!ret)
 		ret = move_branch(repo, v, branch->buf, &parent, *nr_commits);
 	if (!ret)

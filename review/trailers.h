@@ -20,7 +20,22 @@ enum given_state {
 	GIVEN_NEW,		/* to add */
 	GIVEN_HAVE,		/* the commit has it already */
 	GIVEN_NOT_CARRIED,	/* given to an earlier version; see why */
+	/*
+	 * A person's trailer whose name and address are not those of the
+	 * mail that gave it (a CI bot's "Reported-by: Linux Kernel
+	 * Functional Testing <lkft@...>" sent by a person): listed, added
+	 * only when accepted (trailers_accept_mismatch()).
+	 */
+	GIVEN_MISMATCH,
+	/*
+	 * In the commit, but given (Reviewed-by, Acked-by, Tested-by)
+	 * before the patch's code changed: the reviewer saw other code.
+	 */
+	GIVEN_STALE,
 };
+
+/* Reviewed-by, Acked-by, Tested-by: about the code as it was given. */
+int trailer_about_code(const char *key);
 
 struct given {
 	char *key, *value;
@@ -66,18 +81,33 @@ void trailers_default_source(const struct series *s,
 			     const struct series_version *v,
 			     struct strbuf *out);
 
+/* The GIVEN_MISMATCH trailers become GIVEN_NEW (b4 trailers -S). */
+void trailers_accept_mismatch(struct trailers_report *r);
+
+/* How many trailers of r are in state st. */
+size_t trailers_count(const struct trailers_report *r, enum given_state st);
+
+struct trailers_apply_opts {
+	const char *owner;	/* user.email */
+	int dry_run;		/* write nothing */
+	int all;		/* also into patches owner does not send */
+	int drop_stale;		/* GIVEN_STALE trailers taken out */
+};
+
 /*
  * Writes the GIVEN_NEW trailers into v's commits on the branch that
- * points at v's tip, as new commits (same trees and authors), and moves
- * the branch (compare-and-swap) only when every commit was written.
- * Refuses, naming it, a commit to rewrite that is not owner's own, and
- * a branch that is not at v's tip.  The recorded version is left as it
- * was.  *branch gets the branch's name, *old and *new_tip its tips;
- * *nr_commits how many commits got trailers.  dry_run writes nothing.
+ * points at v's tip (with drop_stale, takes the GIVEN_STALE ones out),
+ * as new commits (same trees and authors), and moves the branch
+ * (compare-and-swap) only when every commit was written.  A commit
+ * that changes must be one owner sends: its last Signed-off-by is
+ * owner's, or owner committed it (a colleague's patch carried); the
+ * others are refused, each named with why, unless o->all.  Refuses a
+ * branch that is not at v's tip.  *branch gets the branch's name,
+ * *new_tip its new tip; *nr_commits how many commits changed.
  */
 int trailers_apply(git_repository *repo, const struct series_version *v,
-		   const struct trailers_report *r, const char *owner,
-		   int dry_run, struct strbuf *branch, git_oid *new_tip,
-		   size_t *nr_commits);
+		   const struct trailers_report *r,
+		   const struct trailers_apply_opts *o, struct strbuf *branch,
+		   git_oid *new_tip, size_t *nr_commits);
 
 #endif

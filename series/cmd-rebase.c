@@ -131,11 +131,19 @@ static void print_recorded(const struct rebase_run *rr)
 		       term_safe(rr->st.onto_name));
 		return;
 	}
-	printf("%s v%d recorded: %zu patch%s of v%d rebased onto %s (%s), "
-	       "tip %s\n", term_safe(rr->s.name), nv->number, nv->nr_patches,
-	       nv->nr_patches == 1 ? "" : "es", rr->st.from,
-	       term_safe(rr->st.onto_name), oid_short(&rr->st.onto, 12),
-	       oid_short(&nv->tip, 12));
+	if (nv->number == rr->st.from)
+		printf("%s v%d revised: %zu patch%s rebased onto %s (%s), tip "
+		       "%s; not sent yet, so still v%d\n",
+		       term_safe(rr->s.name), nv->number, nv->nr_patches,
+		       nv->nr_patches == 1 ? "" : "es",
+		       term_safe(rr->st.onto_name), oid_short(&rr->st.onto, 12),
+		       oid_short(&nv->tip, 12), nv->number);
+	else
+		printf("%s v%d recorded: %zu patch%s of v%d rebased onto %s "
+		       "(%s), tip %s\n", term_safe(rr->s.name), nv->number,
+		       nv->nr_patches, nv->nr_patches == 1 ? "" : "es",
+		       rr->st.from, term_safe(rr->st.onto_name),
+		       oid_short(&rr->st.onto, 12), oid_short(&nv->tip, 12));
 	if (rr->branch_moved)
 		printf("branch %s moved to v%d (was %s)\n",
 		       term_safe(repo_ref_short(rr->st.branch)), nv->number,

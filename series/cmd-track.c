@@ -7,6 +7,7 @@
  * of a "b4 prep" branch: the sent ones from their sent/ tags, and the
  * one being worked on from the branch.
  */
+#include "series/sent.h"
 #include "series/track.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -22,6 +23,7 @@
 static const char *const usage[] = {
 	"respin track <name> [--base <ref>] [--tip <rev>] [--version <n>]",
 	"respin track <name> --from-b4 <branch>",
+	"respin track <name>[@v<n>] --mark-sent <message-id>",
 	NULL
 };
 
@@ -33,6 +35,13 @@ static void json_version_members(struct json *j, const struct series_version *v)
 	json_string_member(j, "base", oid_short(&v->base, 40));
 	json_string_member(j, "tip", oid_short(&v->tip, 40));
 }
+
+static const char *const outcome_names[] = {
+	[TRACK_NOTHING] = "unchanged",
+	[TRACK_RECORDED] = "recorded",
+	[TRACK_REVISED] = "revised",
+	[TRACK_LINKED] = "linked",
+};
 
 static void json_string_or_null(struct json *j, const char *key,
 				const char *val)
@@ -180,11 +189,53 @@ static int track_b4(struct command_context *ctx, const char *name,
 	return r;
 }
 
+/* --mark-sent: the version went out by other means, as msgid. */
+static int mark_sent(struct command_context *ctx, const char *spec,
+		     const char *msgid)
+{
+	struct series s;
+	struct series_version *v;
+	struct strbuf id = STRBUF_INIT, msg = STRBUF_INIT;
+	int r;
+
+	strbuf_addstr(&id, msgid + (*msgid == '<'));
+	if (id.len && id.buf[id.len - 1] == '>')
+		strbuf_setlen(&id, id.len - 1);
+	if (!id.len || !strchr(id.buf, '@') || strpbrk(id.buf, " <>\n")) {
+		strbuf_release(&id);
+		error_code(RESPIN_EUSAGE, "--mark-sent wants the Message-ID "
+			   "of the cover letter (or of 1/N) as sent, such as "
+			   "<20240101-x-v2-0-abc@example.org>, not '%s'",
+			   msgid);
+		return error_report(RESPIN_EUSAGE);
+	}
+	r = series_load_spec(ctx->repo, spec, &s, &v);
+	if (!r && series_version_sent(v) && v->message_id &&
+	    strcmp(v->message_id, id.buf))
+		r = error("%s v%d was sent already as <%s>", s.name, v->number,
+			  v->message_id);
+	if (!r) {
+		series_version_mark_sent(v, id.buf);
+		strbuf_addf(&msg, "respin: %s v%d marked sent as <%s>\n",
+			    s.name, v->number, id.buf);
+		r = series_save(ctx->repo, &s, NULL, msg.buf);
+	}
+	if (!r)
+		printf("%s v%d marked sent as <%s>: the next change recorded "
+		       "is v%d\n", s.name, v->number, term_safe(id.buf),
+		       series_latest(&s)->number + 1);
+	series_release(&s);
+	strbuf_release(&id);
+	strbuf_release(&msg);
+	return r < 0 ? error_report(r) : 0;
+}
+
 int cmd_track(int argc, const char **argv, struct command_context *ctx)
 {
 	struct track_request rq = { 0 };
-	const char *version_opt = NULL, *from_b4 = NULL;
-	int json = 0, exit_code, recorded, r;
+	const char *version_opt = NULL, *from_b4 = NULL, *sent_as = NULL;
+	int json = 0, exit_code, r;
+	enum track_outcome recorded;
 	struct option opts[] = {
 		OPT_STRING(0, "base", &rq.base, "ref",
 			   "the base the series is written on (remembered)"),
@@ -194,6 +245,9 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 			"record as version N (for series sent before respin)"),
 		OPT_STRING(0, "from-b4", &from_b4, "branch",
 			   "record a b4 prep branch: its sent/ tags and itself"),
+		OPT_STRING(0, "mark-sent", &sent_as, "message-id",
+			   "the version went out (not by respin send) as "
+			   "this Message-ID"),
 		OPT_BOOL(0, "json", &json, "print what was recorded as JSON"),
 		OPT_END()
 	};
@@ -209,6 +263,14 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give its name");
 	name = argv[0];
+	if (sent_as) {
+		if (rq.base || rq.tip || version_opt || from_b4)
+			return command_usage_error(opts, usage, "--mark-sent "
+				"records nothing else; drop --%s", rq.base ?
+				"base" : rq.tip ? "tip" : version_opt ?
+				"version" : "from-b4");
+		return mark_sent(ctx, name, sent_as);
+	}
 	if (from_b4) {
 		if (rq.base || rq.tip || version_opt)
 			return command_usage_error(opts, usage, "--from-b4 "
@@ -249,7 +311,7 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 	r = track_range(ctx->repo, &s, &rq, &v, &recorded);
 	if (r < 0) {
 		r = error_report(r);
-	} else if (!recorded) {
+	} else if (recorded == TRACK_NOTHING) {
 		printf("%s v%d already has these %zu patches; nothing "
 		       "recorded\n", s.name, v->number, v->nr_patches);
 	} else if (json) {
@@ -262,13 +324,23 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 		json_version_members(&j, v);
 		json_string_member(&j, "change_id", s.change_id);
 		json_string_member(&j, "base_ref", s.base_ref);
+		json_string_member(&j, "action", outcome_names[recorded]);
 		json_object_end(&j);
 		puts(out.buf);
 		strbuf_release(&out);
+	} else if (recorded == TRACK_LINKED) {
+		printf("%s v%d linked: its %zu patch%s are the commits of %s "
+		       "(%s) on %s (%s)\n", s.name, v->number, v->nr_patches,
+		       v->nr_patches == 1 ? "" : "es", rq.tip,
+		       oid_short(&v->tip, 12), repo_ref_short(s.base_ref),
+		       oid_short(&v->base, 12));
 	} else {
-		printf("%s v%d: %zu patch%s on %s (%s)\n", s.name, v->number,
+		printf("%s v%d%s: %zu patch%s on %s (%s)%s\n", s.name,
+		       v->number, recorded == TRACK_REVISED ? " revised" : "",
 		       v->nr_patches, v->nr_patches == 1 ? "" : "es",
-		       repo_ref_short(s.base_ref), oid_short(&v->base, 12));
+		       repo_ref_short(s.base_ref), oid_short(&v->base, 12),
+		       recorded == TRACK_REVISED ? "; not sent yet, so "
+		       "still this version" : "");
 	}
 	series_release(&s);
 	return r;

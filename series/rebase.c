@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/rebase.h"
+#include "series/sent.h"
+#include "series/track.h"
 #include "patches/patch.h"
 #include "series/pick.h"
 #include "tools/lib/error.h"
@@ -135,6 +137,26 @@ static const char *extra_value(const struct strbuf *extra, const char *key)
 	return NULL;
 }
 
+/* The line "key N" of extra, once (replacing one there). */
+static void extra_set(struct strbuf *extra, const char *key, int n)
+{
+	struct strbuf kept = STRBUF_INIT;
+	const char *p = extra->buf;
+	size_t kl = strlen(key);
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl + 1 - p) : strlen(p);
+
+		if (strncmp(p, key, kl) || p[kl] != ' ')
+			strbuf_add(&kept, p, len);
+		p += len;
+	}
+	strbuf_addf(&kept, "%s %d\n", key, n);
+	strbuf_release(extra);
+	*extra = kept;
+}
+
 int rebase_version_from(const struct series_version *v)
 {
 	const char *val = extra_value(&v->extra, "rebased-from");
@@ -161,6 +183,30 @@ static int record_patch(git_repository *repo, struct series_version *nv,
 	git_oid_cpy(&p->commit, &step->commit);
 	p->subject = xstrdup(old->subject ? old->subject : "");
 	strbuf_addf(&p->extra, " rebased %s\n", rebase_how_name(step->how));
+	if (step->how == REBASE_RESOLVED) {
+		/* where it conflicted: the pick of it on what it went onto */
+		struct pick_result pr;
+		git_commit *nc = NULL;
+		const char *f, *nl;
+
+		pick_result_init(&pr);
+		if (!git_commit_lookup(&nc, repo, &step->commit) &&
+		    git_commit_parentcount(nc) == 1 &&
+		    !pick_commit(repo, &old->commit,
+				 git_commit_parent_id(nc, 0), &pr) &&
+		    pr.conflict)
+			for (f = pr.files.buf; *f; f = nl + 1) {
+				nl = strchr(f, '\n');
+				if (!nl)
+					break;
+				strbuf_addf(&p->extra, " conflict %.*s\n",
+					    (int)(nl - f), f);
+			}
+		git_error_clear();
+		error_clear();
+		git_commit_free(nc);
+		pick_result_release(&pr);
+	}
 	if (git_commit_lookup(&c, repo, &step->commit) < 0)
 		return error_git("cannot read commit %s",
 				 oid_short(&step->commit, 12));
@@ -172,7 +218,7 @@ static int record_patch(git_repository *repo, struct series_version *nv,
 int rebase_record(git_repository *repo, struct series *s,
 		  const struct rebase_state *st, struct series_version **out)
 {
-	struct series_version *from, *nv;
+	struct series_version *from, *nv, tmp = { 0 };
 	struct strbuf cover = STRBUF_INIT, msg = STRBUF_INIT;
 	size_t i, at, kept = 0;
 	int has_cover, r;
@@ -198,8 +244,15 @@ int rebase_record(git_repository *repo, struct series *s,
 
 	/* st->to is above st->from: v's place stays, the array may move */
 	at = (size_t)(from - s->versions);
-	nv = series_version_add(s, st->to);
-	from = &s->versions[at];
+	if (st->to == st->from) {
+		/* not sent yet: the version revised, after what it held */
+		memset(&tmp, 0, sizeof(tmp));
+		strbuf_init(&tmp.extra, 0);
+		nv = &tmp;
+	} else {
+		nv = series_version_add(s, st->to);
+		from = &s->versions[at];
+	}
 	git_oid_cpy(&nv->base, &st->onto);
 	git_oid_cpy(&nv->tip, &st->current);
 	nv->base_ref = st->base_ref ? xstrdup(st->base_ref) : NULL;
@@ -217,7 +270,18 @@ int rebase_record(git_repository *repo, struct series *s,
 					 &st->steps[i]);
 	if (r < 0)
 		goto out;
-	if (has_cover)
+	if (nv == &tmp) {
+		char *src = tmp.source;
+
+		tmp.source = NULL;
+		track_version_revise(from, &tmp, src);
+		free(src);
+		free(from->base_ref);
+		from->base_ref = tmp.base_ref;
+		tmp.base_ref = NULL;
+		extra_set(&from->extra, "rebased-from", st->from);
+		nv = from;
+	} else if (has_cover)
 		series_version_set_text(nv, SERIES_TEXT_COVER, cover.buf,
 					cover.len);
 	strbuf_addf(&msg, "respin: rebase %s v%d onto %s as v%d (%zu "
@@ -227,6 +291,7 @@ int rebase_record(git_repository *repo, struct series *s,
 	if (!r)
 		*out = series_version_find(s, st->to);
 out:
+	series_version_release(&tmp);
 	strbuf_release(&cover);
 	strbuf_release(&msg);
 	return r;
@@ -505,7 +570,9 @@ int rebase_run_start(struct rebase_run *rr, const char *name,
 		return r;
 	rebase_state_init(&rr->st, name, rr->v->nr_patches);
 	rr->st.from = rr->v->number;
-	rr->st.to = rr->v->number + 1;
+	/* a version not sent yet is revised; a sent one makes the next */
+	rr->st.to = rr->v->number + (series_version_sent(rr->v) ||
+				     !series_numbering_by_sent(rr->repo));
 	git_oid_cpy(&rr->st.meta, &rr->s.meta);
 	r = pick_onto(rr, onto_arg);
 	if (r < 0)

@@ -213,7 +213,7 @@ int rebase_state_read(git_repository *repo, const char *series,
 		}
 	}
 	if (steps != st->nr || st->next > st->nr || !st->onto_name ||
-	    st->from < 1 || st->to <= st->from) {
+	    st->from < 1 || st->to < st->from) {
 		r = error("%s is incomplete", path.buf);
 		goto out;
 	}

@@ -130,6 +130,10 @@ git config --global user.name 'C O Mitter'
 git config --global user.email 'committer@example.org'
 git config --global init.defaultBranch main
 git config --global gc.auto 0
+# The tests written before versions were numbered by what was sent
+# record a new number on every change; those of the numbering
+# (t0561-t0563) unset it.
+git config --global respin.numbering track
 git config --global advice.detachedHead false
 
 # fd 7: where helpers explain a failure.  Outside a test it is stderr;
