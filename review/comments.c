@@ -131,12 +131,58 @@ static int diff_line(const char *p, size_t n)
 		     (n > 1 && !strncmp(p, "@@", 2)));
 }
 
+/*
+ * Whether text is an acknowledgement alone ("Looks good to me.",
+ * "Thanks!", "LGTM"): nothing to answer or address.  Every sentence of
+ * a short text must be one of them.
+ */
+static int acknowledgement(const char *text, size_t len)
+{
+	static const char *const acks[] = {
+		"looks good to me", "looks good", "lgtm", "thanks",
+		"thank you", "thanks a lot", "thanks for the fix",
+		"thanks for fixing this", "nice", "nice work", "makes sense",
+		"sounds good", "looks fine", "looks fine to me", "agreed",
+		"good catch", "nice catch", "ok", "fine by me", "cheers",
+		NULL
+	};
+	struct strbuf one = STRBUF_INIT;
+	size_t i, k;
+	int ok = len > 0 && len <= 80, any = 0;
+
+	for (i = 0; ok && i <= len; i++) {
+		char ch = i < len ? text[i] : '.';
+
+		if (ch == '.' || ch == '!' || ch == ',' || ch == '\n' ||
+		    ch == ';') {
+			strbuf_rtrim(&one);
+			if (!one.len)
+				continue;
+			for (k = 0; acks[k] && strcmp(one.buf, acks[k]); k++)
+				;
+			ok = acks[k] != NULL;
+			any = 1;
+			strbuf_setlen(&one, 0);
+			continue;
+		}
+		if (!one.len && isspace((unsigned char)ch))
+			continue;
+		strbuf_addch(&one, (char)tolower((unsigned char)ch));
+	}
+	strbuf_release(&one);
+	return ok && any;
+}
+
 static void flush(struct parse *ps)
 {
 	struct comment *c;
 
 	trim_blank_tail(&ps->text);
 	if (!ps->text.len) {
+		return;
+	}
+	if (acknowledgement(ps->text.buf, ps->text.len)) {
+		strbuf_setlen(&ps->text, 0);
 		return;
 	}
 	ALLOC_GROW(ps->out->items, ps->out->nr, ps->out->alloc);

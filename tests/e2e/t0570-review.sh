@@ -74,6 +74,20 @@ test_expect_success 'comments per patch: the quote it answers, its file and hunk
 	test_grep ! "Will do in v2" out && test_grep ! "^      Rita$" out
 '
 
+test_expect_success 'acknowledgements are not open comments; tabs in quoted code stay tabs' '
+	{ cat all.mbox &&
+	  reply "Ack Er <acker@example.org>" "$p3" ack1@example.org "> A helper for later.\n\nLooks good to me.\n" &&
+	  reply "Ack Er <acker@example.org>" "$p2" ack2@example.org "Thanks!\n" &&
+	  reply "Ack Er <acker@example.org>" "$p3" ack3@example.org "> A helper for later.\n\nThanks, but which later?\n"; } >acks.mbox &&
+	respin review a --source acks.mbox >out &&
+	test_grep "^a v1: 4 comments (3 open, 1 answered, 0 addressed, 0 done), 1 trailer$" out &&
+	test_grep ! "ack1@example.org" out && test_grep ! "ack2@example.org" out &&
+	test_grep "^  \[ack3@example.org:1\] open " out &&
+	printf "      > +\tint unused_marker;\n" >want &&
+	grep -F "unused_marker" out >got &&
+	check_same want got
+'
+
 test_expect_success 'a reply whose In-Reply-To is not there: placed by its References; HTML only: no comments' '
 	{ cat all.mbox &&
 	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Lost <lost@example.org>\nSubject: Re: x\nMessage-Id: <lost@example.org>\nIn-Reply-To: <gone@example.org>\nReferences: <%s> <gone@example.org>\n\nLost but found.\n\n" "$p3" &&
