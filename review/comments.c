@@ -121,6 +121,7 @@ struct parse {
 	struct strbuf quote, text;
 	char *file, *hunk;	/* as last quoted in this reply */
 	int quote_in_diff;	/* the current quote has diff lines */
+	int quote_has_hunk;	/* ... and an "@@" header of its own */
 	const char *diff;
 	size_t diff_len;
 };
@@ -193,30 +194,47 @@ static void flush(struct parse *ps)
 	c->text = ps->text;
 	strbuf_init(&ps->quote, 0);
 	strbuf_init(&ps->text, 0);
-	if (ps->quote_in_diff) {
+	if (ps->quote_has_hunk && ps->file && ps->hunk &&
+	    (!ps->diff || memmem(ps->diff, ps->diff_len, ps->hunk,
+				 strlen(ps->hunk)))) {
+		/*
+		 * The reviewer quoted the hunk's own header (a whole patch
+		 * quoted): the nearest above the comment says where; the
+		 * same line may be in several hunks.
+		 */
+		c->file = xstrdup(ps->file);
+		c->hunk = xstrdup(ps->hunk);
+	} else if (ps->quote_in_diff) {
 		/*
 		 * The quoted lines found in the patch's own diff say where
-		 * (reviewers trim headers and cut "[...]"); the last quoted
-		 * headers only when they are not found there.
+		 * (reviewers trim headers and cut "[...]"), the nearest to
+		 * the comment first; the last quoted headers only when they
+		 * are not found there.
 		 */
-		const char *p = c->quote.buf, *end = p + c->quote.len;
+		const char *start = c->quote.buf, *e = start + c->quote.len;
 
-		while (ps->diff && p < end && !c->file) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = (size_t)((nl ? nl : end) - p);
+		while (ps->diff && e > start && !c->file) {
+			const char *p = e, *le = e;
+			size_t n;
 
+			if (le > start && le[-1] == '\n')
+				le--;
+			p = le;
+			while (p > start && p[-1] != '\n')
+				p--;
+			n = (size_t)(le - p);
 			if (diff_line(p, n) && strncmp(p, "@@", 2) &&
 			    !blank(p + 1, n - 1))
 				locate(ps->diff, ps->diff_len, p, n, &c->file,
 				       &c->hunk);
-			p = nl ? nl + 1 : end;
+			e = p;
 		}
 		if (!c->file) {
 			c->file = ps->file ? xstrdup(ps->file) : NULL;
 			c->hunk = ps->hunk ? xstrdup(ps->hunk) : NULL;
 		}
 	}
-	ps->quote_in_diff = 0;
+	ps->quote_in_diff = ps->quote_has_hunk = 0;
 }
 
 static void quoted_line(struct parse *ps, const char *p, size_t n)
@@ -246,7 +264,7 @@ static void quoted_line(struct parse *ps, const char *p, size_t n)
 	} else if (n > 2 && !strncmp(p, "@@", 2)) {
 		free(ps->hunk);
 		ps->hunk = xstrndup(p, n);
-		ps->quote_in_diff = 1;
+		ps->quote_in_diff = ps->quote_has_hunk = 1;
 	} else if (ps->file && diff_line(p, n)) {
 		ps->quote_in_diff = 1;
 	} else if (!ps->file && ps->diff && n && (*p == '+' || *p == '-') &&

@@ -18,6 +18,16 @@ test_expect_success 'a real thread: the comments on v1, placed in the diff, addr
 	test_grep "^  Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (<" out
 '
 
+test_expect_success 'the whole patch quoted: a comment is placed by the hunk it follows' '
+	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Whole Quoter <wq@example.org>\nSubject: Re: [PATCH 1/3] powerpc/spinlocks: Refactor SHARED_PROCESSOR\nDate: Mon, 29 Jul 2019 10:00:00 +0000\nMessage-Id: <whole@example.org>\nIn-Reply-To: <20190728125438.1550-2-cmr@informatik.wtf>\n\n" &&
+	  sed -n "182,248p" "$SP/v1.mbox" | sed "s/^/> /" &&
+	  printf "\nWhy is the write side not converted too?\n\n"; } >whole.mbox &&
+	cat sp.mbox whole.mbox >sp-whole.mbox &&
+	respin review sp@v1 --source sp-whole.mbox >out &&
+	sed -n "/\[whole@example.org:1\]/,/^  \[/p" out >c &&
+	test_grep "^      arch/powerpc/include/asm/spinlock.h @@ -240,7 +249,7 @@ static inline void arch_write_lock" c
+'
+
 test_expect_success 'the real thread as JSON: quote and text of each comment' '
 	respin review sp@v1 --source sp.mbox --json >j &&
 	perl -MJSON::PP -e "
