@@ -540,7 +540,8 @@ static void cell_text(struct strbuf *out, const struct check *c,
 		 * its summary is only counts ("FAIL 1E 0W", not "1E 0W"
 		 * beside a passing "0E 1W").
 		 */
-		if (cell->res.status != RESULT_PASS && cell->res.summary &&
+		if (cell->res.status != RESULT_PASS &&
+		    cell->res.status != RESULT_SKIP && cell->res.summary &&
 		    !strcasestr(cell->res.summary, st) &&
 		    !(cell->res.status == RESULT_FAIL &&
 		      strcasestr(cell->res.summary, "fail")))
