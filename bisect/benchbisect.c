@@ -88,9 +88,17 @@ static void result_line(struct strbuf *out, const struct report *rp,
 	bisect_position_name(&before, v, rp->last_good, 0);
 	switch (rp->answer) {
 	case BB_FOUND:
-		strbuf_addf(out, "Bisected to %s: %+.1f%% \u00b1 %.1f%%, n=%zu "
-			    "vs %zu", pos.buf, rp->pair.change_pct,
+		/* what a reader needs without the rest: which commit, what
+		 * moved which way, and how many runs each side had */
+		strbuf_reset(&pos);
+		bisect_culprit_name(&pos, v, rp->first_bad);
+		strbuf_addf(out, "Bisected to %s: %s %+.1f%% \u00b1 %.1f%% (%s; "
+			    "%s is better), n=%zu vs %zu runs", pos.buf,
+			    bp->c->metric ? bp->c->metric : bp->c->name,
+			    rp->pair.change_pct,
 			    (rp->pair.high_pct - rp->pair.low_pct) / 2,
+			    stats_verdict_name(rp->pair.verdict),
+			    bp->c->higher ? "higher" : "lower",
 			    rp->pair.patch.n, rp->pair.base.n);
 		if (rp->last_good)
 			strbuf_addf(out, " against %s; %+.1f%% against the base",

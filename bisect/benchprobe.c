@@ -113,8 +113,9 @@ out:
 
 void bench_probe_effect(struct strbuf *out, const struct stats_comparison *c)
 {
+	/* the patch's runs first, as in the line a reply quotes */
 	strbuf_addf(out, "%+.1f%% [%+.1f, %+.1f], n=%zu vs %zu", c->change_pct,
-		    c->low_pct, c->high_pct, c->base.n, c->patch.n);
+		    c->low_pct, c->high_pct, c->patch.n, c->base.n);
 }
 
 int bench_probe_stored(struct bench_probe *bp, size_t i,

@@ -46,7 +46,7 @@ int bench_probe_stored(struct bench_probe *bp, size_t i,
 int bench_probe_test(void *data, size_t i, int again,
 		     enum bisect_outcome *out);
 
-/* "-3.1% [-3.9, -2.3], n=15 vs 15" */
+/* "-3.1% [-3.9, -2.3], n=15 vs 20": the patch's runs, then the base's */
 void bench_probe_effect(struct strbuf *out, const struct stats_comparison *c);
 
 #endif

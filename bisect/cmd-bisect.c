@@ -43,6 +43,8 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 	bisect_position_name(&good, v, b->last_good, 0);
 	switch (b->answer) {
 	case BISECT_FOUND:
+		strbuf_reset(&pos);
+		bisect_culprit_name(&pos, v, b->first_bad);
 		strbuf_addf(out, "Bisected to %s: %s fails", pos.buf, what);
 		if (tp->why[b->first_bad].len && tp->subtest)
 			strbuf_addf(out, " (%s)", tp->why[b->first_bad].buf);

@@ -12,6 +12,13 @@ void bisect_position_name(struct strbuf *out, const struct series_version *v,
 			  size_t i, int title);
 
 /*
+ * The patch a bisection blames, for the line a reply quotes: "3/6
+ * 1a2b3c4d5e6f \"title\"" (the commit's short id when it has one).
+ */
+void bisect_culprit_name(struct strbuf *out, const struct series_version *v,
+			 size_t i);
+
+/*
  * Appends text made safe for a terminal (it quotes subjects and what
  * checks printed).
  */

@@ -501,11 +501,43 @@ static int store_lost(const struct check_job *j)
 	return r;
 }
 
+/* Whether the report has a line about c at i already. */
+static int reported(const struct engine *e, const struct check *c, size_t i)
+{
+	struct strbuf head = STRBUF_INIT;
+	const char *p = e->report.buf;
+	int found = 0;
+
+	strbuf_addf(&head, "%s at %zu/%zu: ", c->name, i, e->v->nr_patches);
+	while (p && *p && !found) {
+		found = !strncmp(p, head.buf, head.len);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	strbuf_release(&head);
+	return found;
+}
+
 int store_result(const struct check_job *j, const struct check_verdict *v)
 {
 	struct engine *e = j->e;
 	struct result out;
 	int r;
+
+	/*
+	 * Every failure is named in the report, by its check: a kind that
+	 * said nothing of it (a lint's "1E 0W") gets its verdict there.
+	 */
+	if (v->status != RESULT_PASS && v->status != RESULT_SKIP &&
+	    !e->lost[0] && !reported(e, j->c, j->i)) {
+		const char *st = result_status_name(v->status);
+
+		engine_report(e, j->c, j->i, "%s%s%s\n", st,
+			      v->summary.len && strcmp(v->summary.buf, st) ?
+			      ": " : "", v->summary.len &&
+			      strcmp(v->summary.buf, st) ? v->summary.buf : "");
+	}
 
 	switch (v->status) {
 	case RESULT_PASS:

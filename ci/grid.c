@@ -533,8 +533,20 @@ static void cell_text(struct strbuf *out, const struct check *c,
 	else if (c->kind == CHECK_BENCH && cell->nr_samples)
 		bench_text(out, cell, i);
 	else {
-		strbuf_addstr(out, cell->res.summary ? cell->res.summary :
-			      result_status_name(cell->res.status));
+		const char *st = result_status_name(cell->res.status);
+
+		/*
+		 * One look a state: a cell that failed says so, even when
+		 * its summary is only counts ("FAIL 1E 0W", not "1E 0W"
+		 * beside a passing "0E 1W").
+		 */
+		if (cell->res.status != RESULT_PASS &&
+		    cell->res.status != RESULT_SKIP && cell->res.summary &&
+		    !strcasestr(cell->res.summary, st) &&
+		    !(cell->res.status == RESULT_FAIL &&
+		      strcasestr(cell->res.summary, "fail")))
+			strbuf_addf(out, "%s ", st);
+		strbuf_addstr(out, cell->res.summary ? cell->res.summary : st);
 		/* a kselftest cell: what the patch changed */
 		if (cell->ks)
 			kselftest_changes_text(cell->ks, out);

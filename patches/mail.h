@@ -69,6 +69,15 @@ int mail_header_get(const char *msg, size_t len, const char *name,
 		    struct strbuf *out);
 
 /*
+ * The mailboxes of address header name (To, Cc), decoded to UTF-8,
+ * appended to out a line each: "Name <a@b>", "\"N. Rao\" <c@d>" (a
+ * name with specials quoted; groups opened; at most 20000).  Returns
+ * how many.
+ */
+int mail_header_mailboxes(const char *msg, size_t len, const char *name,
+			  struct strbuf *out);
+
+/*
  * Parses an RFC 5322 date ("Mon, 2 Jan 2023 10:00:00 +0100") into
  * seconds since the epoch.  Returns 0, or -1 (nothing recorded) when
  * it is not a date.

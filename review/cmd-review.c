@@ -35,10 +35,23 @@ static void indent_lines(struct strbuf *out, const char *pfx, const char *text)
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = xstrndup(p, n);
+		const char *q = p, *tab;
 
-		strbuf_addf(out, "%s%s\n", pfx, term_safe(line));
-		free(line);
+		/* code keeps its tabs; the rest is made safe */
+		strbuf_addstr(out, pfx);
+		while ((tab = memchr(q, '\t', n - (size_t)(q - p)))) {
+			char *part = xstrndup(q, (size_t)(tab - q));
+
+			strbuf_addf(out, "%s\t", term_safe(part));
+			free(part);
+			q = tab + 1;
+		}
+		{
+			char *part = xstrndup(q, n - (size_t)(q - p));
+
+			strbuf_addf(out, "%s\n", term_safe(part));
+			free(part);
+		}
 		p += n + (nl ? 1 : 0);
 	}
 }

@@ -85,6 +85,11 @@ static void print_before(const struct series *s, const struct series_version *v,
 			"from the cover letter's To:/Cc: lines\n", s->name,
 			v->number, term_safe(rc->dropped[i]),
 			rc->dropped_src[i] ? rc->dropped_src[i] : "?");
+	if (j->so.no_get_maintainer)
+		fprintf(stderr, "%s v%d: no scripts/get_maintainer.pl in this "
+			"tree: no maintainers or lists from it (--to, --cc, or "
+			"respin.series.%s.to/.cc)\n", s->name, v->number,
+			s->name);
 	warning_lines(j->lost.buf);
 	fprintf(stderr, "%s v%d: %zu mail%s to %zu, cc %zu%s\n", s->name,
 		v->number, j->res.nr, j->res.nr == 1 ? "" : "s", rc->nr_to,

@@ -121,6 +121,7 @@ struct parse {
 	struct strbuf quote, text;
 	char *file, *hunk;	/* as last quoted in this reply */
 	int quote_in_diff;	/* the current quote has diff lines */
+	int quote_has_hunk;	/* ... and an "@@" header of its own */
 	const char *diff;
 	size_t diff_len;
 };
@@ -131,12 +132,58 @@ static int diff_line(const char *p, size_t n)
 		     (n > 1 && !strncmp(p, "@@", 2)));
 }
 
+/*
+ * Whether text is an acknowledgement alone ("Looks good to me.",
+ * "Thanks!", "LGTM"): nothing to answer or address.  Every sentence of
+ * a short text must be one of them.
+ */
+static int acknowledgement(const char *text, size_t len)
+{
+	static const char *const acks[] = {
+		"looks good to me", "looks good", "lgtm", "thanks",
+		"thank you", "thanks a lot", "thanks for the fix",
+		"thanks for fixing this", "nice", "nice work", "makes sense",
+		"sounds good", "looks fine", "looks fine to me", "agreed",
+		"good catch", "nice catch", "ok", "fine by me", "cheers",
+		NULL
+	};
+	struct strbuf one = STRBUF_INIT;
+	size_t i, k;
+	int ok = len > 0 && len <= 80, any = 0;
+
+	for (i = 0; ok && i <= len; i++) {
+		char ch = i < len ? text[i] : '.';
+
+		if (ch == '.' || ch == '!' || ch == ',' || ch == '\n' ||
+		    ch == ';') {
+			strbuf_rtrim(&one);
+			if (!one.len)
+				continue;
+			for (k = 0; acks[k] && strcmp(one.buf, acks[k]); k++)
+				;
+			ok = acks[k] != NULL;
+			any = 1;
+			strbuf_setlen(&one, 0);
+			continue;
+		}
+		if (!one.len && isspace((unsigned char)ch))
+			continue;
+		strbuf_addch(&one, (char)tolower((unsigned char)ch));
+	}
+	strbuf_release(&one);
+	return ok && any;
+}
+
 static void flush(struct parse *ps)
 {
 	struct comment *c;
 
 	trim_blank_tail(&ps->text);
 	if (!ps->text.len) {
+		return;
+	}
+	if (acknowledgement(ps->text.buf, ps->text.len)) {
+		strbuf_setlen(&ps->text, 0);
 		return;
 	}
 	ALLOC_GROW(ps->out->items, ps->out->nr, ps->out->alloc);
@@ -147,30 +194,47 @@ static void flush(struct parse *ps)
 	c->text = ps->text;
 	strbuf_init(&ps->quote, 0);
 	strbuf_init(&ps->text, 0);
-	if (ps->quote_in_diff) {
+	if (ps->quote_has_hunk && ps->file && ps->hunk &&
+	    (!ps->diff || memmem(ps->diff, ps->diff_len, ps->hunk,
+				 strlen(ps->hunk)))) {
+		/*
+		 * The reviewer quoted the hunk's own header (a whole patch
+		 * quoted): the nearest above the comment says where; the
+		 * same line may be in several hunks.
+		 */
+		c->file = xstrdup(ps->file);
+		c->hunk = xstrdup(ps->hunk);
+	} else if (ps->quote_in_diff) {
 		/*
 		 * The quoted lines found in the patch's own diff say where
-		 * (reviewers trim headers and cut "[...]"); the last quoted
-		 * headers only when they are not found there.
+		 * (reviewers trim headers and cut "[...]"), the nearest to
+		 * the comment first; the last quoted headers only when they
+		 * are not found there.
 		 */
-		const char *p = c->quote.buf, *end = p + c->quote.len;
+		const char *start = c->quote.buf, *e = start + c->quote.len;
 
-		while (ps->diff && p < end && !c->file) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = (size_t)((nl ? nl : end) - p);
+		while (ps->diff && e > start && !c->file) {
+			const char *p = e, *le = e;
+			size_t n;
 
+			if (le > start && le[-1] == '\n')
+				le--;
+			p = le;
+			while (p > start && p[-1] != '\n')
+				p--;
+			n = (size_t)(le - p);
 			if (diff_line(p, n) && strncmp(p, "@@", 2) &&
 			    !blank(p + 1, n - 1))
 				locate(ps->diff, ps->diff_len, p, n, &c->file,
 				       &c->hunk);
-			p = nl ? nl + 1 : end;
+			e = p;
 		}
 		if (!c->file) {
 			c->file = ps->file ? xstrdup(ps->file) : NULL;
 			c->hunk = ps->hunk ? xstrdup(ps->hunk) : NULL;
 		}
 	}
-	ps->quote_in_diff = 0;
+	ps->quote_in_diff = ps->quote_has_hunk = 0;
 }
 
 static void quoted_line(struct parse *ps, const char *p, size_t n)
@@ -200,7 +264,7 @@ static void quoted_line(struct parse *ps, const char *p, size_t n)
 	} else if (n > 2 && !strncmp(p, "@@", 2)) {
 		free(ps->hunk);
 		ps->hunk = xstrndup(p, n);
-		ps->quote_in_diff = 1;
+		ps->quote_in_diff = ps->quote_has_hunk = 1;
 	} else if (ps->file && diff_line(p, n)) {
 		ps->quote_in_diff = 1;
 	} else if (!ps->file && ps->diff && n && (*p == '+' || *p == '-') &&

@@ -99,19 +99,80 @@ static int find_message(struct mailset *ms, const char *msgid,
 	return mailset_raw(ms, m, raw);
 }
 
-/* The results block of the patch (or the version) the message is. */
-static int results_block(git_repository *repo, struct mailset *ms,
-			 const char *msgid, const struct strbuf *raw,
-			 const struct mail_where *w, struct strbuf *block)
-{
-	git_oid pid;
-	int whole = 0;
-	int have = mail_patch_id(raw->buf, raw->len, w, &pid);
+/* How far up an In-Reply-To chain a reply is followed. */
+#define CHAIN_MAX 64
 
-	if (!have)
-		have = whole = cover_patch_id(ms, mailset_find(ms, msgid),
-					      &pid);
-	return reply_results(repo, msgid, have ? &pid : NULL, whole, block);
+/* The Message-IDs tried: the chain, then the References that leave it. */
+struct chain_ids {
+	const char *v[CHAIN_MAX + 8];
+	size_t nr;
+};
+
+/* Adds id (a string that outlives ids) to the Message-IDs, once. */
+static void add_id(struct chain_ids *ids, const char *id)
+{
+	size_t i;
+
+	if (!id || !*id || ids->nr == sizeof(ids->v) / sizeof(ids->v[0]))
+		return;
+	for (i = 0; i < ids->nr; i++)
+		if (!strcmp(ids->v[i], id))
+			return;
+	ids->v[ids->nr++] = id;
+}
+
+/*
+ * The results block of the patch (or the version) the message is, or
+ * answers: up its In-Reply-To chain in the source to the first patch
+ * mail or cover letter, every Message-ID on the way (and those its
+ * References name, nearest first, where the chain leaves the source)
+ * tried against what send recorded; the patch's diff gives its patch-id
+ * and its subject the version it was sent as.
+ */
+static int results_block(git_repository *repo, struct mailset *ms,
+			 const char *msgid, struct strbuf *block)
+{
+	struct reply_target t = { 0 };
+	struct chain_ids ids = { { 0 }, 0 };
+	struct strbuf raw = STRBUF_INIT;
+	git_oid pid;
+	long m = mailset_find(ms, msgid), up;
+	int depth, have = 0, r;
+
+	add_id(&ids, msgid);
+	for (depth = 0; m >= 0 && depth < CHAIN_MAX; depth++) {
+		const struct ms_msg *mm = &ms->msgs[m];
+		struct mail_where w = { mail_source_name(ms->src), mm->number };
+		size_t k;
+
+		add_id(&ids, mm->msgid);
+		if (mm->tags.is_patch && !mm->tags.is_reply) {
+			strbuf_reset(&raw);
+			if (!mailset_raw(ms, m, &raw))
+				have = mail_patch_id(raw.buf, raw.len, &w, &pid);
+			error_clear();
+			if (!have)
+				have = t.whole = cover_patch_id(ms, m, &pid);
+			if (have || mm->tags.is_cover) {
+				t.version = mm->tags.version;
+				break;
+			}
+		}
+		up = mm->irt ? mailset_find(ms, mm->irt) : -1;
+		if (up < 0) {
+			/* the chain leaves the source: what it names */
+			add_id(&ids, mm->irt);
+			for (k = mm->nr_refs; k-- > 0;)
+				add_id(&ids, mm->refs[k]);
+		}
+		m = up;
+	}
+	t.ids = ids.v;
+	t.nr_ids = ids.nr;
+	t.pid = have ? &pid : NULL;
+	r = reply_results(repo, &t, block);
+	strbuf_release(&raw);
+	return r;
 }
 
 int reply_make(git_repository *repo, const struct reply_request *rq,
@@ -130,7 +191,7 @@ int reply_make(git_repository *repo, const struct reply_request *rq,
 	if (!r)
 		r = find_message(&ms, rq->msgid, &raw, &w);
 	if (!r && rq->results)
-		r = results_block(repo, &ms, rq->msgid, &raw, &w, &block);
+		r = results_block(repo, &ms, rq->msgid, &block);
 	if (r < 0)
 		goto out;
 	ro.from_name = rq->name;

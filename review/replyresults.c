@@ -11,59 +11,117 @@
 
 struct find {
 	git_repository *repo;
-	const char *msgid;
-	const git_oid *pid;
-	int whole;
+	const struct reply_target *t;
+	int pass;		/* 0: by Message-ID; 1: by patch-id */
 	struct series s;	/* the series found, loaded */
 	int version;		/* its version */
 	size_t index;		/* 1-based patch; 0 the cover letter */
+	size_t rank;		/* pass 0: which Message-ID (0 the nearest) */
 	int found;
 	int r;
 };
 
+/* The rank of id among the Message-IDs of the target, or -1. */
+static long id_rank(const struct reply_target *t, const char *id)
+{
+	size_t i;
+
+	if (!id)
+		return -1;
+	for (i = 0; i < t->nr_ids; i++)
+		if (!strcmp(t->ids[i], id))
+			return (long)i;
+	return -1;
+}
+
+/* Whether a find at version (rank) beats the one kept. */
+static int better(const struct find *f, int version, size_t rank)
+{
+	int want = f->t->version;
+
+	if (!f->found)
+		return 1;
+	if (f->pass == 0)
+		return rank < f->rank;
+	/* by patch-id: the version the subject names, else the newest */
+	if (want && f->version == want)
+		return 0;
+	if (want && version == want)
+		return 1;
+	return version > f->version;
+}
+
+/*
+ * Keeps a find in s.  f->s holds the series of the find kept: s itself
+ * (a shallow copy) once *kept, else another series, released here.
+ */
+static void take(struct find *f, struct series *s, int version, size_t index,
+		 size_t rank, int *kept)
+{
+	if (!better(f, version, rank))
+		return;
+	if (f->found && !*kept)
+		series_release(&f->s);
+	f->s = *s;
+	f->version = version;
+	f->index = index;
+	f->rank = rank;
+	f->found = 1;
+	*kept = 1;
+}
+
 static int find_in(const char *name, void *data)
 {
 	struct find *f = data;
+	const struct reply_target *t = f->t;
 	struct series s;
 	size_t i, k;
-	int r;
+	int r, kept = 0;
 
 	r = series_load(f->repo, name, &s, SERIES_LOAD_ALL);
 	if (r < 0) {
 		f->r = r;
 		return 1;
 	}
-	/* the newest version first: a patch resent unchanged is its newest */
 	for (i = s.nr_versions; i-- > 0;) {
 		struct series_version *v = &s.versions[i];
+		long rk;
 
-		if (v->message_id && !strcmp(v->message_id, f->msgid) &&
-		    (!v->nr_patches || !v->patches[0].message_id ||
-		     strcmp(v->patches[0].message_id, f->msgid))) {
-			f->version = v->number;
-			f->index = 0;
-			f->found = 1;
-			break;
+		if (f->pass == 0) {
+			/*
+			 * What send recorded (or import read): the cover
+			 * letter's Message-ID, each patch's; a version
+			 * without a cover has its 1/N's as its own.
+			 */
+			rk = id_rank(t, v->message_id);
+			if (rk >= 0 && (!v->nr_patches ||
+					!v->patches[0].message_id ||
+					strcmp(v->patches[0].message_id,
+					       v->message_id)))
+				take(f, &s, v->number, 0, (size_t)rk, &kept);
+			for (k = 0; k < v->nr_patches; k++) {
+				rk = id_rank(t, v->patches[k].message_id);
+				if (rk >= 0)
+					take(f, &s, v->number, k + 1,
+					     (size_t)rk, &kept);
+			}
+			continue;
 		}
-		for (k = 0; k < v->nr_patches && !f->found; k++) {
+		if (!t->pid)
+			break;
+		for (k = 0; k < v->nr_patches; k++) {
 			struct series_patch *p = &v->patches[k];
 
-			if ((p->message_id && !strcmp(p->message_id, f->msgid)) ||
-			    (f->pid && !git_oid_is_zero(&p->patch_id) &&
-			     git_oid_equal(&p->patch_id, f->pid))) {
-				f->version = v->number;
-				f->index = f->whole ? 0 : k + 1;
-				f->found = 1;
+			if (!git_oid_is_zero(&p->patch_id) &&
+			    git_oid_equal(&p->patch_id, t->pid)) {
+				take(f, &s, v->number, t->whole ? 0 : k + 1,
+				     0, &kept);
+				break;
 			}
 		}
-		if (f->found)
-			break;
 	}
-	if (f->found) {
-		f->s = s;
-		return 1;
-	}
-	series_release(&s);
+	if (!kept)
+		series_release(&s);
 	return 0;
 }
 
@@ -122,30 +180,45 @@ static void patch_lines(struct strbuf *out, const struct check_list *checks,
 	}
 }
 
-int reply_results(git_repository *repo, const char *msgid,
-		  const git_oid *pid, int whole_version, struct strbuf *out)
+int reply_results(git_repository *repo, const struct reply_target *t,
+		  struct strbuf *out)
 {
 	struct find f = { 0 };
 	struct grid_store st;
 	struct grid g = { 0 };
 	struct series_version *v;
 	size_t i, before = out->len;
-	int r;
+	int r = 0;
 
 	f.repo = repo;
-	f.msgid = msgid;
-	f.pid = pid;
-	f.whole = whole_version;
-	r = series_foreach_name(repo, find_in, &f);
-	if (f.r < 0)
+	f.t = t;
+	/* a Message-ID recorded is the version sent; a patch-id may be many */
+	for (f.pass = 0; f.pass < 2 && !f.found && r >= 0; f.pass++)
+		r = series_foreach_name(repo, find_in, &f);
+	if (f.r < 0) {
+		if (f.found)
+			series_release(&f.s);
 		return f.r;
-	if (r < 0)
+	}
+	if (r < 0) {
+		if (f.found)
+			series_release(&f.s);
 		return r;
-	if (!f.found)
-		return error_code(RESPIN_ENOTFOUND, "no recorded version holds "
-				  "<%s> (by Message-ID or by the patch-id of its "
-				  "diff): import or track it, then respin check",
-				  msgid);
+	}
+	if (!f.found) {
+		struct strbuf also = STRBUF_INIT;
+
+		for (i = 1; i < t->nr_ids && i < 4; i++)
+			strbuf_addf(&also, "%s<%s>", i > 1 ? ", " : "",
+				    t->ids[i]);
+		r = error_code(RESPIN_ENOTFOUND, "no recorded version holds "
+			       "<%s>%s%s%s (by Message-ID or by the patch-id of "
+			       "its diff): import or track it, then respin "
+			       "check", t->ids[0], also.len ? " nor " : "",
+			       also.buf, also.len ? ", which it answers" : "");
+		strbuf_release(&also);
+		return r;
+	}
 	v = series_version_find(&f.s, f.version);
 	r = grid_store_open(repo, &st);
 	if (!r)

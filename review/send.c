@@ -111,11 +111,21 @@ static int send_allowed(git_repository *repo, const struct series *s,
 	struct strbuf text = STRBUF_INIT, fails = STRBUF_INIT;
 	int nfail, r = 0;
 
+	/* sent by respin send, or found on the list by import */
 	if (series_version_text(repo, s, v, SERIES_TEXT_SENT, &text) == 0 &&
-	    !o->force && !o->dry_run)
-		r = error("%s v%d was sent already (%.*s): --force sends it "
-			  "again, with new Message-IDs", s->name, v->number,
-			  (int)strcspn(text.buf, "\n"), text.buf);
+	    !o->force) {
+		if (!o->dry_run)
+			r = error("%s v%d was sent already (%.*s): --force "
+				  "sends it again, with new Message-IDs",
+				  s->name, v->number,
+				  (int)strcspn(text.buf, "\n"), text.buf);
+		else
+			warning("%s v%d was sent already (%.*s): respin send "
+				"without --dry-run refuses it; --force sends it "
+				"again, with new Message-IDs", s->name,
+				v->number, (int)strcspn(text.buf, "\n"),
+				text.buf);
+	}
 	if (r < 0)
 		goto out;
 	error_clear();

@@ -15,7 +15,7 @@
 /* get_maintainer.pl of the tree on the patch files, when it has one. */
 static void add_maintainers(git_repository *repo, struct recipients *rc,
 			    const char *dir, const struct format_result *res,
-			    int *ran)
+			    int *ran, int *absent)
 {
 	const char *top = git_repository_workdir(repo);
 	struct strbuf script = STRBUF_INIT;
@@ -25,11 +25,12 @@ static void add_maintainers(git_repository *repo, struct recipients *rc,
 	char **paths;
 	size_t i, n = 0;
 
-	*ran = 0;
+	*ran = *absent = 0;
 	if (!top)
 		return;
 	strbuf_addf(&script, "%sscripts/get_maintainer.pl", top);
 	if (access(script.buf, R_OK)) {
+		*absent = 1;
 		strbuf_release(&script);
 		return;
 	}
@@ -200,6 +201,82 @@ static void add_authors(git_repository *repo, const struct series_version *v,
 	free(my_name);
 }
 
+/*
+ * The recipients of every earlier version, newest first (an address
+ * is credited to the newest that had it): what respin send sent, or
+ * the To:/Cc: of a version imported from the list.
+ */
+static void add_earlier(git_repository *repo, const struct series *s,
+			const struct series_version *v,
+			struct sendto_options *o, struct recipients *rc)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t i = s->nr_versions, n = 0;
+
+	while (i-- > 0 && n < SENDTO_MAX_EARLIER) {
+		const struct series_version *k = &s->versions[i];
+
+		if (k->number >= v->number)
+			continue;
+		strbuf_reset(&text);
+		if (series_version_text(repo, s, k, SERIES_TEXT_SENT, &text))
+			continue;
+		snprintf(o->sources[n], sizeof(o->sources[n]), "v%d sent",
+			 k->number);
+		rc->source = o->sources[n++];
+		recipients_add_stored(rc, text.buf);
+	}
+	error_clear();
+	strbuf_release(&text);
+}
+
+/*
+ * Who replied to this version or an earlier one (recorded by import),
+ * a tag given or not: they are in the conversation, so in Cc.
+ */
+static void add_replied(git_repository *repo, const struct series *s,
+			const struct series_version *v,
+			struct sendto_options *o, struct recipients *rc)
+{
+	struct strbuf text = STRBUF_INIT, who = STRBUF_INIT;
+	char *me = NULL, *my_name = NULL;
+	size_t i = s->nr_versions, n = 0;
+
+	repo_user(repo, &my_name, &me);
+	while (i-- > 0 && n < SENDTO_MAX_EARLIER) {
+		const struct series_version *k = &s->versions[i];
+		const char *p;
+
+		if (k->number > v->number)
+			continue;
+		strbuf_reset(&text);
+		if (series_version_text(repo, s, k, SERIES_TEXT_REPLIED, &text))
+			continue;
+		snprintf(o->replied[n], sizeof(o->replied[n]), "replied to v%d",
+			 k->number);
+		rc->source = o->replied[n++];
+		for (p = text.buf; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			const char *lt = memchr(p, '<', len);
+
+			strbuf_reset(&who);
+			strbuf_add(&who, p, len);
+			/* never the user: a reply of their own */
+			if (!(me && lt && !strncasecmp(lt + 1, me, strlen(me)) &&
+			      lt[1 + strlen(me)] == '>') &&
+			    recipients_add(rc, 0, who.buf) < 0)
+				error_clear();
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	error_clear();
+	free(me);
+	free(my_name);
+	strbuf_release(&text);
+	strbuf_release(&who);
+}
+
 static int collect(git_repository *repo, const struct series *s,
 		   const struct series_version *v,
 		   const struct format_result *res, const char *dir,
@@ -209,7 +286,6 @@ static int collect(git_repository *repo, const struct series *s,
 	struct strbuf text = STRBUF_INIT;
 	struct recipients cover;
 	struct cover_text ct;
-	const struct series_version *prev = NULL;
 	size_t i;
 	int r = 0;
 
@@ -253,22 +329,13 @@ static int collect(git_repository *repo, const struct series *s,
 	add_config(repo, s, "to", rc);
 	add_config(repo, s, "cc", rc);
 	rc->source = "get_maintainer.pl";
-	add_maintainers(repo, rc, dir, res, &o->ran_get_maintainer);
-	for (i = 0; i < s->nr_versions; i++)
-		if (s->versions[i].number < v->number)
-			prev = &s->versions[i];
-	strbuf_reset(&text);
-	if (prev &&
-	    !series_version_text(repo, s, prev, SERIES_TEXT_SENT, &text)) {
-		snprintf(o->prev_source, sizeof(o->prev_source), "v%d sent",
-			 prev->number);
-		rc->source = o->prev_source;
-		recipients_add_stored(rc, text.buf);
-	}
-	error_clear();
+	add_maintainers(repo, rc, dir, res, &o->ran_get_maintainer,
+			&o->no_get_maintainer);
+	add_earlier(repo, s, v, o, rc);
 	rc->source = "trailer";
 	for (i = 0; i < res->nr; i++)
 		recipients_add_trailers(rc, res->mails[i].text.buf);
+	add_replied(repo, s, v, o, rc);
 	/* git send-email is told to add no one: its Cc of the authors */
 	rc->source = "author";
 	add_authors(repo, v, rc);

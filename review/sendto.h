@@ -14,8 +14,12 @@
  *   --to/--cc ("option"), the cover letter's own To:/Cc: lines ("cover
  *   letter"), git config respin.series.NAME.to/.cc ("config"), the
  *   tree's scripts/get_maintainer.pl on the patches, the recipients of
- *   the version before ("vN sent"), and the addresses of the patches'
- *   *-by:/Cc: trailers ("trailer").
+ *   every earlier version ("vN sent": what respin send sent, or the
+ *   To:/Cc: of a version imported from the list; the newest first, at
+ *   most SENDTO_MAX_EARLIER of them), the addresses of the patches'
+ *   *-by:/Cc: trailers ("trailer"), everyone who replied to this
+ *   version or an earlier one, a tag given or not ("replied to vN", as
+ *   import recorded them), and the patches' authors ("author").
  *
  * Addresses respin cover --edit offered (vN/recipients-offered) that
  * the author deleted from the cover letter are left out of everything
@@ -23,10 +27,16 @@
  * v's own, else that of the nearest version before it (a deletion
  * holds for later versions until their own edit).
  */
+/* How many earlier versions' recipients and repliers are read. */
+#define SENDTO_MAX_EARLIER 32
+
 struct sendto_options {
 	const char *to, *cc;	/* from the command line, or NULL */
 	int ran_get_maintainer;	/* out: get_maintainer.pl ran */
-	char prev_source[40];	/* "vN sent": rc's sources point here */
+	int no_get_maintainer;	/* out: the tree has none */
+	/* "vN sent", "replied to vN": rc's sources point here */
+	char sources[SENDTO_MAX_EARLIER][24];
+	char replied[SENDTO_MAX_EARLIER][32];
 };
 
 /*

@@ -395,6 +395,8 @@ static int import_version(git_repository *repo, struct series *s,
 	sv = series_version_find(s, v->number);
 	if (!r && sv && sv->loaded)
 		import_sent_info(ms, vi, sv);
+	if (!r && sv && sv->loaded)
+		r = import_sent_record(repo, s, ms, vi, sv);
 	if (!r && v->cover >= 0)
 		record_cover(s, ms, vi);
 	free(base_commit);

@@ -24,6 +24,18 @@ char *import_base_commit(struct mailset *ms, long vi);
 void import_sent_info(struct mailset *ms, long vi, struct series_version *sv);
 
 /*
+ * Who loaded version vi went to and who answered it, beside sv: a
+ * version whose cover letter (else 1/N) was addressed to someone was
+ * sent, and gets a "sent" text as respin send writes it (To:, Cc:,
+ * Message-Id: lines; one there already stays), so that respin send
+ * refuses to send it again and offers its recipients to the next
+ * version; everyone who replied to it, but its author and bots, is
+ * added to its "replied" text.  0, or <0 when the store cannot be read.
+ */
+int import_sent_record(git_repository *repo, struct series *s,
+		       struct mailset *ms, long vi, struct series_version *sv);
+
+/*
  * Applies the patches onto base and commits each; fills v's patches,
  * base and tip.  On failure names the patch (its Message-ID), the file
  * and the reason, and leaves v without patches.

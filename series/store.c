@@ -342,6 +342,7 @@ static const char *const text_names[] = {
 	[SERIES_TEXT_OFFERED] = "recipients-offered",
 	[SERIES_TEXT_SENT] = "sent",
 	[SERIES_TEXT_DONE] = "review-done",
+	[SERIES_TEXT_REPLIED] = "replied",
 };
 
 void series_version_set_text(struct series_version *v, enum series_text what,

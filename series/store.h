@@ -160,6 +160,7 @@ enum series_text {
 	SERIES_TEXT_OFFERED,	/* the recipients cover --edit offered */
 	SERIES_TEXT_SENT,	/* what send sent, and to whom */
 	SERIES_TEXT_DONE,	/* review comments marked done */
+	SERIES_TEXT_REPLIED,	/* who replied to it ("Name <a@b>" lines) */
 };
 
 /* series_version_attach() and _attachment() of one of those texts. */

@@ -18,6 +18,16 @@ test_expect_success 'a real thread: the comments on v1, placed in the diff, addr
 	test_grep "^  Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (<" out
 '
 
+test_expect_success 'the whole patch quoted: a comment is placed by the hunk it follows' '
+	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Whole Quoter <wq@example.org>\nSubject: Re: [PATCH 1/3] powerpc/spinlocks: Refactor SHARED_PROCESSOR\nDate: Mon, 29 Jul 2019 10:00:00 +0000\nMessage-Id: <whole@example.org>\nIn-Reply-To: <20190728125438.1550-2-cmr@informatik.wtf>\n\n" &&
+	  sed -n "182,248p" "$SP/v1.mbox" | sed "s/^/> /" &&
+	  printf "\nWhy is the write side not converted too?\n\n"; } >whole.mbox &&
+	cat sp.mbox whole.mbox >sp-whole.mbox &&
+	respin review sp@v1 --source sp-whole.mbox >out &&
+	sed -n "/\[whole@example.org:1\]/,/^  \[/p" out >c &&
+	test_grep "^      arch/powerpc/include/asm/spinlock.h @@ -240,7 +249,7 @@ static inline void arch_write_lock" c
+'
+
 test_expect_success 'the real thread as JSON: quote and text of each comment' '
 	respin review sp@v1 --source sp.mbox --json >j &&
 	perl -MJSON::PP -e "
@@ -72,6 +82,20 @@ test_expect_success 'comments per patch: the quote it answers, its file and hunk
 	test_grep "^  \[c2@example.org:1\] open  Vic Tor <vic@example.org>" out &&
 	test_grep "^      mm/vmscan.c @@ " out &&
 	test_grep ! "Will do in v2" out && test_grep ! "^      Rita$" out
+'
+
+test_expect_success 'acknowledgements are not open comments; tabs in quoted code stay tabs' '
+	{ cat all.mbox &&
+	  reply "Ack Er <acker@example.org>" "$p3" ack1@example.org "> A helper for later.\n\nLooks good to me.\n" &&
+	  reply "Ack Er <acker@example.org>" "$p2" ack2@example.org "Thanks!\n" &&
+	  reply "Ack Er <acker@example.org>" "$p3" ack3@example.org "> A helper for later.\n\nThanks, but which later?\n"; } >acks.mbox &&
+	respin review a --source acks.mbox >out &&
+	test_grep "^a v1: 4 comments (3 open, 1 answered, 0 addressed, 0 done), 1 trailer$" out &&
+	test_grep ! "ack1@example.org" out && test_grep ! "ack2@example.org" out &&
+	test_grep "^  \[ack3@example.org:1\] open " out &&
+	printf "      > +\tint unused_marker;\n" >want &&
+	grep -F "unused_marker" out >got &&
+	check_same want got
 '
 
 test_expect_success 'a reply whose In-Reply-To is not there: placed by its References; HTML only: no comments' '

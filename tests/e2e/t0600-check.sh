@@ -17,7 +17,8 @@ test_expect_success 'check --list shows the built-in checks' '
 
 test_expect_success 'the first check runs everything and finds the problems' '
 	test_expect_code 1 respin check k >out 2>err &&
-	test_grep "^7 run, 0 reused, 1 failed$" out
+	test_grep "^7 run, 0 reused, 1 failed$" out &&
+	test_grep "^checkpatch at 3/3: FAIL: 1E 0W$" err
 '
 
 test_expect_success 'the new warning is attributed to exactly patch 2' '
@@ -47,7 +48,20 @@ test_expect_success 'results: a table, a patch a row' '
 	respin results k >out && cat out &&
 	test_grep "^base  *ok, 0 warnings" out &&
 	test_grep "^ *2/3  *0E 0W  *ok +1 warning  *mm/compaction: prepare a marker for later$" out &&
-	test_grep "^ *3/3  *1E [0-9]W " out
+	test_grep "^ *3/3  *FAIL 1E [0-9]W " out &&
+	test_grep "^ *2/3  *0E 0W  " out
+'
+
+test_expect_success 'every failure is named by its check, whatever its kind' '
+	git config respin.check.mmfail.kind command &&
+	git config respin.check.mmfail.command "! grep -q vmscan_extra mm/vmscan.c" &&
+	test_when_finished "git config --remove-section respin.check.mmfail" &&
+	test_expect_code 1 respin check k --only checkpatch,mmfail >out 2>err &&
+	test_grep "^checkpatch at 3/3: FAIL: 1E 0W (stored, not run again)$" err &&
+	n=$(sed -n "s/^.* run, .* reused, \([0-9]*\) failed$/\1/p" out) &&
+	grep -c "^[a-z]* at [0-9]/3: \(FAIL\|ERROR\|TIMEOUT\)" err >named &&
+	test "$(cat named)" = "$n" &&
+	test_grep "^mmfail at 3/3: FAIL (exit 1)$" err
 '
 
 test_expect_success 'a second check runs nothing' '

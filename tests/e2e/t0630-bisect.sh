@@ -33,7 +33,7 @@ git config respin.check.nb.command "echo x >>\"$TRASH/nb.runs\"; test ! -e BROKE
 test_expect_success 'a failing command check: bisected to the patch, in fewer runs than every patch' '
 	respin bisect b --check nb --retries 0 >out 2>err &&
 	cat out &&
-	test_grep "^Bisected to 4/6 \"p4: patch 4\": nb fails; passes at 3/6$" out &&
+	test_grep "^Bisected to 4/6 [0-9a-f]\{12\} \"p4: patch 4\": nb fails; passes at 3/6$" out &&
 	test $(wc -l <"$TRASH/nb.runs") -lt 7 &&
 	test_grep "^b v1, nb: $(wc -l <"$TRASH/nb.runs") runs (0 retries), 0 stored results; testing every patch: 7$" out
 '
@@ -79,13 +79,13 @@ git config respin.check.kt.command "cat ktap.out"
 
 test_expect_success 'a ktap check: the first patch where it fails' '
 	respin bisect b --check kt --retries 0 >out &&
-	test_grep "^Bisected to 2/6 \"p2: patch 2\": kt fails; passes at 1/6$" out
+	test_grep "^Bisected to 2/6 [0-9a-f]\{12\} \"p2: patch 2\": kt fails; passes at 1/6$" out
 '
 
 test_expect_success '--subtest: only that subtest decides' '
 	respin bisect b --check kt --subtest beta --retries 0 >out &&
 	cat out &&
-	test_grep "^Bisected to 5/6 \"p5: patch 5\": kt subtest beta fails (FAIL beta); passes at 4/6$" out &&
+	test_grep "^Bisected to 5/6 [0-9a-f]\{12\} \"p5: patch 5\": kt subtest beta fails (FAIL beta); passes at 4/6$" out &&
 	respin bisect b --check kt --subtest "al*" --retries 0 >out &&
 	test_grep "^Bisected to 2/6" out
 '
@@ -178,9 +178,26 @@ test_expect_success 'a seeded trial: patch 3 named for each of 10 seeds, never a
 test_expect_success 'the one line a reply can quote; again, the stored runs serve' '
 	first=$(sed -n "s/^  \"runs\": \([0-9]*\),$/\1/p" j1) &&
 	respin bisect q --check b1 >out && cat out &&
-	test_grep "^Bisected to 3/6 \"q3: patch 3\": +[0-9.]*% ± [0-9.]*%, n=[0-9]* vs [0-9]* against 2/6; +[0-9.]*% against the base$" out &&
+	c3=$(git rev-parse --short=12 slow~3) &&
+	test_grep "^Bisected to 3/6 $c3 \"q3: patch 3\": lat +[0-9.]*% ± [0-9.]*% (worse; lower is better), n=[0-9]* vs [0-9]* runs against 2/6; +[0-9.]*% against the base$" out &&
 	again=$(sed -n "s/^q v1, bench b1: \([0-9]*\) runs\{0,1\} taken$/\1/p" out) &&
 	test "$again" -lt "$first"
+'
+
+test_expect_success 'the runs: n= the patch'"'"'s first, then what it is held to, on every line' '
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my \$p = \$d->{against_before}; my \$b = \$d->{against_base};
+		my \$want = qq(n=\$p->{n_patch} vs \$p->{n_before} runs);
+		index(\$d->{line}, \$want) >= 0 or die qq(line: \$d->{line}: no \$want\\n);
+		my (\$pos) = grep { \$_->{patch} == 3 } @{\$d->{positions}};
+		my \$w = qq(n=\$b->{n_patch} vs \$b->{n_before});
+		index(\$pos->{why}, \$w) >= 0 or die qq(3/6: \$pos->{why}: no \$w\\n);
+	" <j1 &&
+	respin bisect q --check b1 >out &&
+	sed -n "s/^  3\/6 against 2\/6: worse .*, n=\([0-9]*\) vs \([0-9]*\)$/\1 \2/p" out >pair &&
+	sed -n "s/^Bisected to .*, n=\([0-9]*\) vs \([0-9]*\) runs against 2\/6;.*/\1 \2/p" out >line &&
+	test -s pair && check_same pair line
 '
 
 test_expect_success 'a later patch that undoes it is said' '
@@ -193,7 +210,7 @@ test_expect_success 'a later patch that undoes it is said' '
 	bench ub 7 &&
 	respin check r --only ub >/dev/null 2>&1 &&
 	respin bisect r --check ub >out && cat out &&
-	test_grep "^Bisected to 2/4 \"r2: slower\": .*; undone by 4/4 \"r4: fast again\"$" out
+	test_grep "^Bisected to 2/4 [0-9a-f]\{12\} \"r2: slower\": .*; undone by 4/4 \"r4: fast again\"$" out
 '
 
 test_expect_success 'a bench that does not move: nothing to bisect, exit 1' '

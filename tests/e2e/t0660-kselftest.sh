@@ -252,7 +252,7 @@ test_expect_success 'the cover letter and the patch mails show the cells' '
 test_expect_success 'bisect --subtest finds the patch that broke a kselftest subtest' '
 	respin bisect k --check ks --subtest "mm/alpha/two" --retries 0 >out &&
 	cat out &&
-	test_grep "^Bisected to 3/3 \"selftests/mm: alpha expects more, delta\": ks subtest mm/alpha/two fails (FAIL mm/alpha/two); passes at 2/3$" out
+	test_grep "^Bisected to 3/3 [0-9a-f]\{12\} \"selftests/mm: alpha expects more, delta\": ks subtest mm/alpha/two fails (FAIL mm/alpha/two); passes at 2/3$" out
 '
 
 test_expect_success 'a target the tree does not have: ERROR naming it, not stored' '

@@ -261,7 +261,7 @@ test_expect_success 'a v3 that breaks delta again: not the v2 build of it, a stu
 
 test_expect_success 'bisect --subtest finds the patch that broke a run_vmtests.sh test' '
 	respin bisect k --check ks --subtest "mm/run_vmtests.sh/alpha" --retries 0 >out &&
-	test_grep "^Bisected to 2/3 \"selftests/mm: alpha expects more\": ks subtest mm/run_vmtests.sh/alpha fails" out
+	test_grep "^Bisected to 2/3 [0-9a-f]\{12\} \"selftests/mm: alpha expects more\": ks subtest mm/run_vmtests.sh/alpha fails" out
 '
 
 test_expect_success 'tests = picks tests, with their arguments' '

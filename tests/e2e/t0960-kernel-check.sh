@@ -204,7 +204,7 @@ test_expect_success 'bisect: a next version whose new patch 3 breaks one KTAP su
 	{ respin bisect kc --check vm --subtest "*meminfo_memtotal" --retries 1 >out 2>err ||
 	  { cat out; tail -n 20 err; false; }; } &&
 	cat out &&
-	test_grep "^Bisected to 3/4 \"proc: rename MemTotal (run $RUN)\": vm subtest \*meminfo_memtotal fails (FAIL .*meminfo_memtotal); passes at 2/4; 2 of 2 runs failed there, 0 of 2 before$" out &&
+	test_grep "^Bisected to 3/4 [0-9a-f]\{12\} \"proc: rename MemTotal (run $RUN)\": vm subtest \*meminfo_memtotal fails (FAIL .*meminfo_memtotal); passes at 2/4; 2 of 2 runs failed there, 0 of 2 before$" out &&
 	test_grep "^  1/4 *good *stored" out && test_grep "^  2/4 *good " out &&
 	test_grep "^  3/4 *bad *ran" out &&
 	respin bisect kc --check vm --retries 0 --json >j &&
