@@ -11,7 +11,7 @@
  * in the build's definition, so that results from a script that made
  * another .config are not reused.  Bump the two together.
  */
-#define KCONFIG_TINY_FORMAT 4
+#define KCONFIG_TINY_FORMAT 5
 
 /*
  * The kernel options a series wants in a small configuration

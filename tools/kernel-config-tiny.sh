@@ -51,15 +51,16 @@ set -eu
 # KCONFIG_TINY_FORMAT in ci/kconfig.h.
 # (3: the host's root over 9p for tools/respin-guest, and kernel
 # warnings with their place: BUG DEBUG_BUGVERBOSE KALLSYMS; 4: with
-# the vm/mm options run_vmtests.sh needs, tried)
-format="respin-tiny-config 4"
+# the vm/mm options run_vmtests.sh needs, tried; 5: VM_EVENT_COUNTERS,
+# the /proc/vmstat events (pgfault, compact_*) a bench's vmstat reads)
+format="respin-tiny-config 5"
 base_opts="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD
 RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS ADVISE_SYSCALLS
 MULTIUSER FUTEX POSIX_TIMERS EPOLL SIGNALFD TIMERFD EVENTFD SHMEM AIO
 FILE_LOCKING
 PCI VIRTIO_MENU VIRTIO_PCI NET INET UNIX NET_9P NET_9P_VIRTIO 9P_FS TMPFS
 DEVTMPFS_MOUNT OVERLAY_FS TMPFS_XATTR PROC_SYSCTL BUG DEBUG_BUGVERBOSE
-KALLSYMS"
+KALLSYMS VM_EVENT_COUNTERS"
 # What INET brings along that no guest here uses (slower to build and
 # to boot), unless asked for with --enable or --try.
 base_off="IPV6 INET_DIAG WIRELESS"

@@ -33,6 +33,8 @@ export RESPIN_CACHE=$RESPIN_TEST_CACHE
 
 {
 	kernel_test_repo "$REPO" "$KSRC" --no-config &&
+	# (a run stopped midway may have left v2's bench)
+	{ git config --remove-section respin.check.faults 2>/dev/null || :; } &&
 	kguest_series kg-work "$RUN" &&
 	respin track kg --base mm-unstable --tip kg-work &&
 	git config respin.check.checkpatch.enabled false &&
@@ -180,6 +182,49 @@ test_expect_success 'guest on a kind that cannot: an error naming the key' '
 	git config respin.check.build.guest maybe &&
 	test_expect_code 128 respin check kg 2>err &&
 	test_grep "respin.check.build.guest: .maybe. is not true or false" err
+'
+
+test_expect_success 'v2 adds a patch that slows every page fault: its bench in the guest' '
+	git checkout -q kg-work &&
+	kguest_delay_patch "$RUN" &&
+	respin track kg >track.out &&
+	git config respin.check.faults.kind bench &&
+	git config respin.check.faults.recipe stress-ng-vm &&
+	git config respin.check.faults.vmstat "pgfault pgalloc_*" &&
+	git config respin.check.faults.guest true &&
+	git config respin.check.faults.append transparent_hugepage=never &&
+	git config respin.check.faults.runs 3..10 &&
+	git config respin.check.faults.timeout 120 &&
+	start=$(date +%s) &&
+	{ respin check kg --patch 4 >out 2>err ||
+		{ tail -n 40 err out; false; }; } &&
+	echo "# v2 check of patch 4: $(( $(date +%s) - start )) s" &&
+	cat out err &&
+	test_grep -E "^[0-9]+ run, [0-9]+ reused, 0 failed$" out
+'
+
+test_expect_success 'the page-fault bench in the guest: worse at patch 4 only' '
+	respin results kg --json >r2 &&
+	perl -MJSON::PP -e "
+		local \$/; my \$d = decode_json(<STDIN>);
+		my @p = @{\$d->{patches}};
+		print join(q( ), map { \$_->{results}{faults}{verdict} // q(-) } @p[1..4]), qq(\n);
+	" <r2 >got && cat got &&
+	echo "- - - worse" >want &&
+	check_same want got
+'
+
+test_expect_success 'its /proc/vmstat rows in the mmtests table: fewer faults a run' '
+	respin results kg --format mmtests >tables && cat tables &&
+	sed -n "/^faults, \/proc\/vmstat,/,/^\$/p" tables >ops &&
+	test_grep "^Ops pgfault  *[0-9]" ops &&
+	test_grep "^Ops .* allocs  *[0-9]" ops &&
+	# the delay leaves fewer page faults in the recipe.s 3 s: the
+	# mean a run at patch 4 (the last column) below the base.s
+	grep "^Ops pgfault " ops | perl -ne "
+		my @v = /([0-9]+\.[0-9]+) [(*]/g;
+		exit !(@v >= 2 && \$v[-1] < \$v[0]);
+	"
 '
 
 test_done
