@@ -93,12 +93,12 @@ test_expect_success 'replace: each commit as akpm would have applied v3' '
 	cat out &&
 	git log --format=%s mm-unstable..mmu >subjects &&
 	printf "%s\n" "misc: two of no series" \
-		"mm/page_alloc: protect PCP lists with a spinlock" \
 		"mm-lru_gen-batch-update-counters-on-aging-fix" \
+		"mm/page_alloc: protect PCP lists with a spinlock" \
 		"mm/lru_gen: batch update counters on aging" \
 		"mm/vmscan: scan less under pressure" "misc: one of no series" >want &&
 	check_same want subjects &&
-	git log -1 --format=%B mmu~3 >got1 &&
+	git cat-file commit mmu~3 | sed "1,/^$/d" >got1 &&
 	cat >want1 <<-\EOF &&
 	mm/lru_gen: batch update counters on aging
 
@@ -112,7 +112,7 @@ test_expect_success 'replace: each commit as akpm would have applied v3' '
 	Signed-off-by: Andrew Morton <akpm@linux-foundation.org>
 	EOF
 	check_same want1 got1 &&
-	git log -1 --format=%B mmu~1 >got2 &&
+	git cat-file commit mmu~2 | sed "1,/^$/d" >got2 &&
 	cat >want2 <<-\EOF &&
 	mm/page_alloc: protect PCP lists with a spinlock
 
@@ -126,9 +126,9 @@ test_expect_success 'replace: each commit as akpm would have applied v3' '
 	Signed-off-by: Andrew Morton <akpm@linux-foundation.org>
 	EOF
 	check_same want2 got2 &&
-	test "$(git log -1 --format="%an <%ae>|%cn <%ce>" mmu~1)" = "A U Thor <author@example.org>|Andrew Morton <akpm@linux-foundation.org>" &&
-	test "$(git show mmu~1:mm/pcp.c)" = "two, v3" &&
-	git log -1 --format=%B mmu~2 >fix && test_grep "^Cc: Kairui Song" fix &&
+	test "$(git log -1 --format="%an <%ae>|%cn <%ce>" mmu~2)" = "A U Thor <author@example.org>|Andrew Morton <akpm@linux-foundation.org>" &&
+	test "$(git show mmu~2:mm/pcp.c)" = "two, v3" &&
+	git log -1 --format=%B mmu~1 >fix && test_grep "^Cc: Kairui Song" fix &&
 	respin tree mmu --base mm-unstable >tree &&
 	test_grep "^lru v3: 2/2 patches (2 by patch-id), 1 fixup$" tree
 '
