@@ -53,6 +53,24 @@ test_expect_success 'tree: the version sent, not an unsent rebase of it' '
 	)
 '
 
+test_expect_success 'fixup from the sent v2 to an unsent rebase: lines <= 75, no unsent vN' '
+	rm -rf ../k3 && cp -a . ../k3 && (
+		cd ../k3 &&
+		git checkout -q -b moved mm-unstable && mm_ci misc/c.c one "misc: later" &&
+		git checkout -q -b lru-next lru-v2 && echo "two, next" >mm/pcp.c &&
+		git commit -q -a --amend --no-edit &&
+		git rebase -q --onto moved mm-unstable lru-next &&
+		respin track lru --tip lru-next --base moved >/dev/null &&
+		respin list >list && test_grep "^lru  *v3 " list &&
+		respin fixup lru v2 v3 --force >fix.mbox &&
+		cat fix.mbox &&
+		awk "/^---\$/ { exit } body { print } /^\$/ { body = 1 }" fix.mbox >body &&
+		test_grep "^The changes since v2 of \"lru things\", as one patch on top of v2" body &&
+		test_grep ! "v3" body &&
+		awk "length > 75 { print; bad = 1 } END { exit bad }" body
+	)
+'
+
 test_expect_success 'tree: a patch two series match is reported once, under the better' '
 	rm -rf ../k2 && cp -a . ../k2 && (
 		cd ../k2 &&
