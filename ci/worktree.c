@@ -163,11 +163,17 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 			   const git_oid *commit)
 {
 	const char *top = git_repository_workdir(repo);
+	struct strbuf what = STRBUF_INIT, reason = STRBUF_INIT;
+	/*
+	 * locked, with a reason: git worktree list marks it respin's, and
+	 * git worktree prune leaves it; -f -f makes it again over a
+	 * locked entry a killed respin left
+	 */
 	const char *argv[] = { "git", "-C", top ? top :
 			       git_repository_path(repo), "worktree", "add",
-			       "--detach", "-f", wt->path,
+			       "--detach", "-f", "-f", "--lock", "--reason",
+			       NULL, wt->path,
 			       oid_short(commit, GIT_OID_HEXSZ), NULL };
-	struct strbuf what = STRBUF_INIT;
 	int r;
 
 	struct lock_file admin = LOCK_FILE_INIT;
@@ -178,9 +184,13 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
 	if (r < 0)
 		return r;
 	strbuf_addf(&what, "cannot make the worktree %s", wt->path);
+	strbuf_addf(&reason, "respin: the checks of series %s (respin rm "
+		    "%s removes it)", wt->series, wt->series);
+	argv[10] = reason.buf;
 	r = run_checked(argv, NULL, what.buf);
 	lock_release(&admin);
 	strbuf_release(&what);
+	strbuf_release(&reason);
 	return r;
 }
 
@@ -188,7 +198,7 @@ static int worktree_create(git_repository *repo, struct worktree *wt,
  * A worktree that a killed respin left half made or half checked out
  * is respin's own: it goes, to be made again.
  */
-static int worktree_discard(git_repository *repo, struct worktree *wt)
+int worktree_discard(git_repository *repo, struct worktree *wt)
 {
 	const char *top = git_repository_workdir(repo);
 	const char *dir = top ? top : git_repository_path(repo);

@@ -58,6 +58,12 @@ void worktree_lock_note(struct worktree *wt, const char *running,
 int worktree_checkout(git_repository *repo, struct worktree *wt,
 		      const git_oid *commit);
 
+/*
+ * Removes the worktree (git worktree remove, then what is left, then
+ * git worktree prune), under the lock of git worktree add/remove.
+ */
+int worktree_discard(git_repository *repo, struct worktree *wt);
+
 /* The paths that differ between trees a (may be NULL) and b, one a line. */
 int worktree_diff_paths(git_repository *repo, git_tree *a, git_tree *b,
 			struct strbuf *out);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/fixup.h"
+#include "series/sent.h"
 #include "patches/email.h"
 #include "review/changelog.h"
 #include "review/changes.h"
@@ -9,6 +10,9 @@
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
+
+/* the body's lines at most this wide, as git's own mail */
+#define FIXUP_WIDTH 75
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -330,29 +334,76 @@ static void add_headers(struct fixup *f, const char *name, const char *email,
 	strbuf_release(&subject);
 }
 
+/*
+ * text into out, each line longer than 75 columns broken at spaces
+ * (a list item's rest indented under it); trailers stay whole.
+ */
+static void add_wrapped(struct strbuf *out, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p), col = 0;
+		const char *indent = !strncmp(p, "- ", 2) ? "  " : "";
+		int trailer = !strncmp(p, "Link:", 5) ||
+			      !strncmp(p, "Signed-off-by:", 14);
+
+		while (!trailer && n - col > FIXUP_WIDTH - (col ? strlen(indent) : 0)) {
+			size_t max = FIXUP_WIDTH - (col ? strlen(indent) : 0);
+			size_t cut = col + max;
+
+			while (cut > col && p[cut] != ' ')
+				cut--;
+			if (cut == col)
+				break;	/* one word longer than a line */
+			strbuf_addf(out, "%s%.*s\n", col ? indent : "",
+				    (int)(cut - col), p + col);
+			col = cut + 1;
+		}
+		strbuf_addf(out, "%s%.*s\n", col ? indent : "",
+			    (int)(n - col), p + col);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
 static void add_message(git_repository *repo, struct fixup *f,
 			const struct series_version *a,
 			const struct series_version *b, const char *title,
 			const struct strbuf *changes, const char *name,
 			const char *email, int forced)
 {
+	struct strbuf body = STRBUF_INIT;
 	char *lore = NULL;
 
-	strbuf_addf(&f->mail, "The changes from v%d to v%d of \"%s\", as one "
-		    "patch on top of v%d: with it applied, the tree is "
-		    "v%d's.\n\n", a->number, b->number, title, a->number,
-		    b->number);
-	if (forced)
-		strbuf_addf(&f->mail, "v%d and v%d stand on different bases: "
+	/* a version not sent is no "vN" a reader could look up */
+	if (series_version_sent(b) || !series_version_sent(a))
+		strbuf_addf(&body, "The changes from v%d to v%d of \"%s\", as "
+			    "one patch on top of v%d: with it applied, the tree "
+			    "is v%d's.\n\n", a->number, b->number, title,
+			    a->number, b->number);
+	else
+		strbuf_addf(&body, "The changes since v%d of \"%s\", as one "
+			    "patch on top of v%d: with it applied, the tree is "
+			    "the series' as it is now (not sent as a version of "
+			    "its own).\n\n", a->number, title, a->number);
+	if (forced && (series_version_sent(b) || !series_version_sent(a)))
+		strbuf_addf(&body, "v%d and v%d stand on different bases: "
 			    "this carries the change between the bases "
 			    "too.\n\n", a->number, b->number);
+	else if (forced)
+		strbuf_addf(&body, "v%d and the series now stand on different "
+			    "bases: this carries the change between the bases "
+			    "too.\n\n", a->number);
 	if (changes->len)
-		strbuf_addf(&f->mail, "%s\n", changes->buf);
+		strbuf_addf(&body, "%s\n", changes->buf);
 	if (b->message_id) {
 		lore = repo_lore_url(repo);
-		strbuf_addf(&f->mail, "Link: %s/%s/\n", lore, b->message_id);
+		strbuf_addf(&body, "Link: %s/%s/\n", lore, b->message_id);
 	}
-	strbuf_addf(&f->mail, "Signed-off-by: %s <%s>\n", name, email);
+	strbuf_addf(&body, "Signed-off-by: %s <%s>\n", name, email);
+	add_wrapped(&f->mail, body.buf);
+	strbuf_release(&body);
 	free(lore);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/thanks.h"
-#include "patches/patch.h"
 #include "review/drafts.h"
 #include "review/reply.h"
 #include "series/mailset.h"
+#include "series/treescan.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 
@@ -15,65 +15,28 @@ int thanks_find(git_repository *repo, const char *branch,
 		git_oid *commits, size_t *walked)
 {
 	git_object *tip = NULL;
-	git_revwalk *walk = NULL;
-	git_oid id, mb;
-	size_t found = 0, want = 0, i;
+	unsigned *ev = xcalloc(v->nr_patches + 1, sizeof(*ev));
+	git_oid mb;
+	char hex[GIT_OID_HEXSZ + 1];
 	int r, have_mb = 0;
 
 	*walked = 0;
-	for (i = 0; i < v->nr_patches; i++) {
-		memset(&commits[i], 0, sizeof(commits[i]));
-		if (!git_oid_is_zero(&v->patches[i].patch_id))
-			want++;
-	}
-	if (git_revparse_single(&tip, repo, branch) < 0)
+	if (git_revparse_single(&tip, repo, branch) < 0) {
+		free(ev);
 		return error_code(RESPIN_ENOTFOUND, "no branch or commit '%s' "
 				  "in this repository", branch);
+	}
 	if (!git_oid_is_zero(&v->base) &&
-	    !git_merge_base(&mb, repo, git_object_id(tip), &v->base))
+	    !git_merge_base(&mb, repo, git_object_id(tip), &v->base)) {
+		git_oid_tostr(hex, sizeof(hex), &mb);
 		have_mb = 1;
-	git_error_clear();
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, git_object_id(tip)) < 0 ||
-	    (have_mb && git_revwalk_hide(walk, &mb) < 0)) {
-		r = error_git("cannot walk %s", branch);
-		goto out;
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
-	r = 0;
-	while (found < want && !git_revwalk_next(&id, walk)) {
-		git_commit *c = NULL;
-		git_oid pid;
-
-		if (!have_mb && max_commits && *walked >= max_commits)
-			break;
-		(*walked)++;
-		if (git_commit_lookup(&c, repo, &id) < 0) {
-			r = error_git("cannot read commit %s", oid_short(&id, 12));
-			goto out;
-		}
-		if (git_commit_parentcount(c) != 1) {
-			git_commit_free(c);
-			continue;
-		}
-		r = patch_commit_id(repo, c, &pid);
-		if (r < 0) {
-			git_commit_free(c);
-			goto out;
-		}
-		git_commit_free(c);
-		/* the newest commit with it wins: walked newest first */
-		for (i = 0; i < v->nr_patches; i++)
-			if (git_oid_is_zero(&commits[i]) &&
-			    git_oid_equal(&v->patches[i].patch_id, &pid)) {
-				commits[i] = id;
-				found++;
-			}
 	}
 	git_error_clear();
-	r = (int)found;
-out:
-	git_revwalk_free(walk);
+	/* as respin tree finds it: patch-id, Link:, title and author */
+	r = tree_scan_version(repo, branch, have_mb ? hex : NULL,
+			      have_mb ? 0 : max_commits, v, commits, ev,
+			      walked);
+	free(ev);
 	git_object_free(tip);
 	return r;
 }
@@ -233,7 +196,8 @@ int thanks_make(git_repository *repo, struct series *s,
 	t->found = (size_t)found;
 	if (!found)
 		return error("none of the %zu patches of %s v%d is in %s (by "
-			     "patch-id, %zu commits read)", v->nr_patches,
+			     "patch-id, Link: or title and author, %zu commits "
+			     "read)", v->nr_patches,
 			     s->name, v->number, o->branch, t->walked);
 	if (!o->source)
 		strbuf_addf(&spec, "lore:%s", v->message_id);

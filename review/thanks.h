@@ -9,13 +9,16 @@
 
 /*
  * What a maintainer's "applied, thanks" says: each patch of a version
- * with the commit it became in a branch.  Commits are found by patch-id
- * (git patch-id --stable), so a patch applied with its trailers added,
- * its message reworded or on another base is found too.
+ * with the commit it became in a branch.  Commits are found as respin
+ * tree finds them (tree_scan_version()): by patch-id (git patch-id
+ * --stable), so a patch applied with its trailers added, its message
+ * reworded or on another base is found too; by a Link: or Message-Id:
+ * naming its mail, so one the maintainer edited is; by title and author.
  *
- * thanks_find() walks the branch from its tip back to where it meets
- * the version's base (their merge base), and at most max_commits
- * commits (0: no bound) when the base is not in it.  commits[i] gets
+ * thanks_find() walks the branch's first parents from its tip back to
+ * where it meets the version's base (their merge base), and at most
+ * max_commits commits (0: no bound, down to the first merge) when the
+ * base is not in it.  commits[i] gets
  * the commit of patch i+1, or stays zero; *walked how many commits
  * were read.  Returns how many patches were found, or an error.
  */

@@ -93,10 +93,11 @@ static void print_conflict(const struct rebase_run *rr, int dry_run)
 				    rr->st.next + 1, rr->v->nr_patches);
 	} else {
 		rebase_worktree_path(rr->repo, rr->s.name, &wt);
-		strbuf_addf(&out, "nothing is recorded yet; resolve the "
-			    "conflict in %s\n(edit the files, 'git add' them), "
-			    "then 'respin rebase %s --continue', or "
-			    "'respin rebase %s --abort' to give up\n", wt.buf,
+		/* the path on a line of its own, to copy */
+		strbuf_addf(&out, "resolve the conflict in %s\n(edit the "
+			    "files there, 'git add' them), then 'respin rebase "
+			    "%s --continue', or 'respin rebase %s --abort' to "
+			    "give up; nothing is recorded yet\n", wt.buf,
 			    rr->s.name, rr->s.name);
 	}
 	put_text(&out);

@@ -134,6 +134,13 @@ out:
 int pick_commit(git_repository *repo, const git_oid *commit,
 		const git_oid *onto, struct pick_result *res)
 {
+	return pick_commit_as(repo, commit, onto, NULL, NULL, res);
+}
+
+int pick_commit_as(git_repository *repo, const git_oid *commit,
+		   const git_oid *onto, const char *message,
+		   const git_signature *committer, struct pick_result *res)
+{
 	git_commit *pick = NULL, *target = NULL;
 	git_index *index = NULL;
 	git_tree *tree = NULL;
@@ -181,9 +188,11 @@ commit:
 	res->empty = git_oid_equal(&res->tree, git_commit_tree_id(target));
 	parents[0] = target;
 	r = git_commit_create(&res->commit, repo, NULL,
-			      git_commit_author(pick), git_commit_committer(pick),
+			      git_commit_author(pick), committer ? committer :
+			      git_commit_committer(pick),
 			      git_commit_message_encoding(pick),
-			      git_commit_message(pick), tree, 1, parents);
+			      message ? message : git_commit_message(pick),
+			      tree, 1, parents);
 	if (r < 0)
 		r = error_git("cannot write the commit of %s picked",
 			      oid_short(commit, 12));

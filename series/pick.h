@@ -27,4 +27,12 @@ void pick_result_release(struct pick_result *r);
 int pick_commit(git_repository *repo, const git_oid *commit,
 		const git_oid *onto, struct pick_result *res);
 
+/*
+ * The same, the new commit with message (NULL: the picked one's) and
+ * committer (NULL: the picked one's) given.
+ */
+int pick_commit_as(git_repository *repo, const git_oid *commit,
+		   const git_oid *onto, const char *message,
+		   const git_signature *committer, struct pick_result *res);
+
 #endif

@@ -85,13 +85,22 @@ static int worktree_open(git_repository *repo, const char *series,
 	rebase_worktree_path(repo, series, &path);
 	strbuf_addf(&dotgit, "%s/.git", path.buf);
 	if (!path_exists(dotgit.buf)) {
+		struct strbuf reason = STRBUF_INIT;
+		/* locked with a reason: git worktree list says whose */
 		const char *add[] = { "git", "-C", repo_top(repo), "worktree",
-				      "add", "--detach", "-f", path.buf,
+				      "add", "--detach", "-f", "-f", "--lock",
+				      "--reason", NULL, path.buf,
 				      oid_short(at, GIT_OID_HEXSZ), NULL };
+
+		strbuf_addf(&reason, "respin: a rebase of series %s waits "
+			    "here (respin rebase %s --continue or --abort)",
+			    series, series);
+		add[10] = reason.buf;
 
 		if (!create) {
 			r = error_code(RESPIN_ENOTFOUND, "the rebase's worktree "
 				       "%s is gone", path.buf);
+			strbuf_release(&reason);
 			goto out;
 		}
 		/* a half-made one (a crash) goes first */
@@ -100,6 +109,7 @@ static int worktree_open(git_repository *repo, const char *series,
 			r = mkdir_leading(path.buf);
 		if (!r)
 			r = run_checked(add, NULL, "cannot make the worktree");
+		strbuf_release(&reason);
 		if (r < 0)
 			goto out;
 	}

@@ -2,6 +2,8 @@
 #include "series/replace.h"
 #include "series/branchuse.h"
 #include "series/pick.h"
+#include "series/sent.h"
+#include "patches/subject.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 
@@ -17,6 +19,11 @@ void replace_plan_init(struct replace_plan *p)
 
 void replace_plan_release(struct replace_plan *p)
 {
+	size_t i;
+
+	for (i = 0; i < p->nr_carried; i++)
+		carry_commit_release(&p->carried[i]);
+	free(p->carried);
 	free(p->left_out);
 	strbuf_release(&p->why);
 	replace_plan_init(p);
@@ -39,9 +46,84 @@ static void say_conflict(struct strbuf *why, const struct strbuf *files)
 	}
 }
 
+/* The old commit (scan index) new patch i replaces, or -1. */
+static long old_of(const struct tree_found *f,
+		   const struct series_version *to, size_t i)
+{
+	const struct series_version *v = f->v;
+	char *ti = subject_title(to->patches[i].subject ?
+				 to->patches[i].subject : "", 1);
+	size_t k;
+	long r = -1;
+
+	for (k = 0; k < v->nr_patches && r < 0; k++)
+		if (f->at[k] && !git_oid_is_zero(&v->patches[k].patch_id) &&
+		    git_oid_equal(&v->patches[k].patch_id,
+				  &to->patches[i].patch_id))
+			r = (long)f->at[k] - 1;
+	for (k = 0; k < v->nr_patches && r < 0; k++) {
+		char *tk = subject_title(v->patches[k].subject ?
+					 v->patches[k].subject : "", 1);
+
+		if (f->at[k] && !strcmp(tk, ti))
+			r = (long)f->at[k] - 1;
+		free(tk);
+	}
+	free(ti);
+	return r;
+}
+
+/* The first old commit of the series in the scan. */
+static long first_old(const struct tree_found *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->v->nr_patches; k++)
+		if (f->at[k])
+			return (long)f->at[k] - 1;
+	return -1;
+}
+
+/* New patch i's message with the maintainer's part of its old commit. */
+static int carry_one(git_repository *repo, const struct tree_scan *t,
+		     const struct tree_found *f, struct series_version *to,
+		     const struct carry_given_list *given, size_t i,
+		     struct carry_commit *cc, git_signature **committer)
+{
+	long at = old_of(f, to, i);
+	int no_pred = at < 0;
+	git_commit *old = NULL, *mine = NULL;
+	int r;
+
+	if (at < 0)
+		at = first_old(f);
+	if ((at >= 0 && git_commit_lookup(&old, repo,
+					  &t->commits[at].oid) < 0) ||
+	    git_commit_lookup(&mine, repo, &to->patches[i].commit) < 0) {
+		r = error_git("cannot read the commits of %s", f->s.name);
+		goto out;
+	}
+	r = carry_make(old, git_commit_message(mine),
+		       series_version_sent(to) ? to->patches[i].message_id :
+		       NULL, given ? &given[i] : NULL, cc);
+	cc->no_predecessor = no_pred;
+	if (!r && old) {
+		const git_signature *c = git_commit_committer(old);
+
+		if (git_signature_new(committer, c->name, c->email, repo_now(),
+				      c->when.offset) < 0)
+			r = error_git("cannot make the committer %s", c->email);
+	}
+out:
+	git_commit_free(old);
+	git_commit_free(mine);
+	return r;
+}
+
 int replace_make(git_repository *repo, const struct tree_scan *t,
 		 const struct tree_found *f, struct series_version *to,
-		 int drop_obsolete, struct replace_plan *p)
+		 const struct carry_given_list *given, int drop_obsolete,
+		 struct replace_plan *p)
 {
 	git_oid tip;
 	size_t i;
@@ -58,16 +140,27 @@ int replace_make(git_repository *repo, const struct tree_scan *t,
 		return error("%s starts at the root of %s: nothing to put it "
 			     "on", f->s.name, t->branch);
 	git_oid_cpy(&tip, &p->onto);
+	p->carried = xcalloc(to->nr_patches + 1, sizeof(*p->carried));
 	for (i = 0; i < to->nr_patches; i++) {
 		struct pick_result pr;
+		git_signature *committer = NULL;
 
 		if (git_oid_is_zero(&to->patches[i].commit))
 			return error("%s v%d is known from mail only: apply it "
 				     "first ('respin import %s@v%d --base "
 				     "REF')", f->s.name, to->number, f->s.name,
 				     to->number);
+		p->nr_carried = i + 1;
+		r = carry_one(repo, t, f, to, given, i, &p->carried[i],
+			      &committer);
+		if (r < 0) {
+			git_signature_free(committer);
+			return r;
+		}
 		pick_result_init(&pr);
-		r = pick_commit(repo, &to->patches[i].commit, &tip, &pr);
+		r = pick_commit_as(repo, &to->patches[i].commit, &tip,
+				   p->carried[i].message, committer, &pr);
+		git_signature_free(committer);
 		if (!r && pr.conflict) {
 			p->failed_patch = i + 1;
 			say_conflict(&p->why, &pr.files);
@@ -218,6 +311,7 @@ int replace_run(git_repository *repo, const struct replace_request *rq,
 
 	memset(rr, 0, sizeof(*rr));
 	replace_plan_init(&rr->p);
+	strbuf_init(&rr->notes, 0);
 	r = branch_ref(repo, rq->branch, &ref);
 	if (!r)
 		r = branch_use_find(repo, git_reference_name(ref), &use);
@@ -237,8 +331,14 @@ int replace_run(git_repository *repo, const struct replace_request *rq,
 	r = pick_version(rr, rq);
 	if (r < 0 || rr->to->number == rr->f->v->number)
 		goto out;
-	r = replace_make(repo, &rr->t, rr->f, rr->to, rq->drop_obsolete,
-			 &rr->p);
+	rr->given = xcalloc(rr->to->nr_patches + 1, sizeof(*rr->given));
+	if (rq->given)
+		r = rq->given(repo, (struct series *)&rr->f->s, rr->to,
+			      rq->given_data, rr->given, &rr->notes);
+	if (r < 0)
+		goto out;
+	r = replace_make(repo, &rr->t, rr->f, rr->to, rr->given,
+			 rq->drop_obsolete, &rr->p);
 	if (r == 1)
 		r = plan_failed(rr, rq->branch);
 	if (!r && !rq->dry_run)
@@ -251,6 +351,12 @@ out:
 
 void replace_run_release(struct replace_run *rr)
 {
+	size_t i;
+
+	for (i = 0; rr->given && rr->to && i < rr->to->nr_patches; i++)
+		carry_given_release(&rr->given[i]);
+	free(rr->given);
+	strbuf_release(&rr->notes);
 	replace_plan_release(&rr->p);
 	tree_scan_release(&rr->t);
 }

@@ -2,6 +2,7 @@
 #ifndef RESPIN_SERIES_REPLACE_H
 #define RESPIN_SERIES_REPLACE_H
 
+#include "series/carry.h"
 #include "series/treescan.h"
 
 /*
@@ -26,6 +27,9 @@ struct replace_plan {
 	size_t failed_patch;
 	int failed_commit;	/* index in the scan, -1 none */
 	struct strbuf why;	/* what failed: "conflict in a.c, b.c" */
+	/* per patch of to: the maintainer's part carried to it */
+	struct carry_commit *carried;
+	size_t nr_carried;
 };
 
 void replace_plan_init(struct replace_plan *p);
@@ -34,11 +38,26 @@ void replace_plan_release(struct replace_plan *p);
 /*
  * Makes the new history; 0 with p->tip set, 1 when a patch or commit
  * does not apply (p->failed_* and p->why say which; nothing written
- * that anything refers to), <0 on errors.
+ * that anything refers to), <0 on errors.  Each new patch takes the
+ * maintainer's part of the old commit it replaces (the one with its
+ * patch-id, else its title; a new patch the series' first one's) and
+ * given[i] (NULL: none), as carry_make() makes it, committed as the old
+ * commit's committer.
  */
 int replace_make(git_repository *repo, const struct tree_scan *t,
 		 const struct tree_found *f, struct series_version *to,
-		 int drop_obsolete, struct replace_plan *p);
+		 const struct carry_given_list *given, int drop_obsolete,
+		 struct replace_plan *p);
+
+/*
+ * The review tags given to version to's patches on the list, one list
+ * a patch (given[to->nr_patches], empty); notes says what could not
+ * be read.  Errors stop the replace.
+ */
+typedef int (*replace_given_fn)(git_repository *repo, struct series *s,
+				struct series_version *to, void *data,
+				struct carry_given_list *given,
+				struct strbuf *notes);
 
 /* respin replace: the version in a branch swapped, the branch moved. */
 struct replace_request {
@@ -48,6 +67,8 @@ struct replace_request {
 	int version;		/* the version to put in; 0: the latest */
 	int drop_obsolete;
 	int dry_run;		/* the plan only, nothing moved */
+	replace_given_fn given;	/* the review tags since, or NULL */
+	void *given_data;
 };
 
 struct replace_run {
@@ -55,6 +76,8 @@ struct replace_run {
 	const struct tree_found *f;	/* the series' version in it */
 	struct series_version *to;	/* the version put in */
 	struct replace_plan p;
+	struct carry_given_list *given;	/* per patch of to */
+	struct strbuf notes;		/* what given could not read */
 	int moved;			/* the branch is at p.tip now */
 };
 

@@ -24,7 +24,8 @@ static int has_sent_line(const struct strbuf *extra)
 
 int series_version_sent(const struct series_version *v)
 {
-	return (v->message_id && *v->message_id) || has_sent_line(&v->extra);
+	return v && ((v->message_id && *v->message_id) ||
+		     has_sent_line(&v->extra));
 }
 
 void series_version_mark_sent(struct series_version *v, const char *msgid)

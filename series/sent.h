@@ -13,7 +13,8 @@
  * A version is sent when it has a Message-ID (respin send recorded
  * them, it was imported from the list, or a b4 sent/ tag gave them) or
  * was marked sent ("sent TIME" in its vN/meta) by someone who sends
- * otherwise (respin track NAME --mark-sent).
+ * otherwise (respin track NAME --mark-sent).  The one place that says
+ * so: track, rebase, trailers, tree, replace, thanks and fixup ask here.
  */
 int series_version_sent(const struct series_version *v);
 

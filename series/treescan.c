@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/treescan.h"
+#include "series/sent.h"
 #include "series/treetext.h"
 #include "patches/patch.h"
 #include "patches/subject.h"
@@ -289,45 +290,87 @@ static int resolve(git_repository *repo, const char *rev, git_oid *out)
 	return 0;
 }
 
+/* How well the commits match one version. */
+struct vscore {
+	size_t exact;		/* patches matched by patch-id */
+	size_t any;		/* matched by anything */
+	size_t links;		/* matched by a Link:/Message-Id */
+	size_t missing;
+	int sent;
+};
+
 /*
- * The version of series si the commits match best: the most patches
- * by patch-id, then the most by any evidence, then the fewest of its
- * patches missing, then the newest; its index, or -1.
+ * Whether a matches better than b: the most patches by patch-id, then
+ * the most by any evidence, then the fewest missing, then the most by
+ * Link: (the maintainer named that mail), then a version that was sent.
+ */
+static int vscore_better(const struct vscore *a, const struct vscore *b)
+{
+	if (a->exact != b->exact)
+		return a->exact > b->exact;
+	if (a->any != b->any)
+		return a->any > b->any;
+	if (a->missing != b->missing)
+		return a->missing < b->missing;
+	if (a->links != b->links)
+		return a->links > b->links;
+	return a->sent > b->sent;
+}
+
+static void vscore_of(const struct series_version *v, size_t si, size_t vi,
+		      const struct candlist *per_commit, size_t nr,
+		      struct vscore *sc)
+{
+	size_t np = v->nr_patches, i, k;
+	unsigned char *hit = xcalloc(np + 1, 1);
+
+	memset(sc, 0, sizeof(*sc));
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < per_commit[i].nr; k++) {
+			const struct cand *c = &per_commit[i].c[k];
+
+			if (c->si != si || c->vi != vi)
+				continue;
+			if (!hit[c->pi])
+				sc->any++;
+			if (c->ev == TREE_BY_PATCH_ID && !(hit[c->pi] & 2)) {
+				sc->exact++;
+				hit[c->pi] |= 2;
+			}
+			if (c->ev == TREE_BY_LINK && !(hit[c->pi] & 4)) {
+				sc->links++;
+				hit[c->pi] |= 4;
+			}
+			hit[c->pi] |= 1;
+		}
+	free(hit);
+	sc->missing = np - sc->any;
+	sc->sent = series_version_sent(v);
+}
+
+/*
+ * The version of series si the commits match best (vscore_better(),
+ * then the newest), among those that were sent and those a commit
+ * matches exactly (an unsent version is work in progress: it is in the
+ * branch only when a commit is its patch as it is); its index, or -1.
  */
 static long best_version(const struct loaded *l, size_t si,
-			 struct candlist *per_commit, size_t nr)
+			 struct candlist *per_commit, size_t nr,
+			 struct vscore *best_sc)
 {
 	const struct series *s = &l->s[si];
-	size_t vi, i, k, best_exact = 0, best_any = 0, best_missing = 0;
+	size_t vi;
 	long best = -1;
 
 	for (vi = 0; vi < s->nr_versions; vi++) {
-		size_t np = s->versions[vi].nr_patches, any = 0, exact = 0;
-		unsigned char *hit = np ? xcalloc(np, 1) : NULL;
+		struct vscore sc;
 
-		for (i = 0; i < nr; i++)
-			for (k = 0; k < per_commit[i].nr; k++) {
-				const struct cand *c = &per_commit[i].c[k];
-
-				if (c->si != si || c->vi != vi)
-					continue;
-				if (!hit[c->pi])
-					any++;
-				if (c->ev == TREE_BY_PATCH_ID && hit[c->pi] < 2) {
-					exact++;
-					hit[c->pi] = 2;
-				} else if (!hit[c->pi]) {
-					hit[c->pi] = 1;
-				}
-			}
-		free(hit);
-		/* then the fewest patches missing, then the newest */
-		if (any && (exact > best_exact ||
-			    (exact == best_exact && (any > best_any ||
-			     (any == best_any && np - any <= best_missing))))) {
-			best_exact = exact;
-			best_any = any;
-			best_missing = np - any;
+		vscore_of(&s->versions[vi], si, vi, per_commit, nr, &sc);
+		if (!sc.any || (!sc.sent && !sc.exact))
+			continue;
+		/* on a tie the newest: later versions come later */
+		if (best < 0 || !vscore_better(best_sc, &sc)) {
+			*best_sc = sc;
 			best = (long)vi;
 		}
 	}
@@ -451,21 +494,30 @@ static void place_commits(struct tree_scan *t, struct loaded *l,
 {
 	long *chosen = xcalloc(l->nr + 1, sizeof(*chosen));
 	int *fi_of = xcalloc(l->nr + 1, sizeof(*fi_of));
+	struct vscore *sc = xcalloc(l->nr + 1, sizeof(*sc));
 	size_t i, k, si;
 
 	for (si = 0; si < l->nr; si++) {
-		chosen[si] = best_version(l, si, per, t->nr);
+		chosen[si] = best_version(l, si, per, t->nr, &sc[si]);
 		fi_of[si] = -1;
 	}
 	for (i = 0; i < t->nr; i++) {
 		const struct cand *best = NULL;
 
+		/*
+		 * A commit two series match (a tracked branch and a mail
+		 * import of it) goes to the one whose version matches
+		 * best, whatever matched this commit: reported once.
+		 */
 		for (k = 0; k < per[i].nr; k++) {
 			const struct cand *c = &per[i].c[k];
 
 			if (chosen[c->si] != (long)c->vi)
 				continue;
-			if (!best || c->ev < best->ev)
+			if (!best ||
+			    (c->si != best->si &&
+			     vscore_better(&sc[c->si], &sc[best->si])) ||
+			    (c->si == best->si && c->ev < best->ev))
 				best = c;
 		}
 		if (!best)
@@ -477,6 +529,7 @@ static void place_commits(struct tree_scan *t, struct loaded *l,
 	}
 	free(chosen);
 	free(fi_of);
+	free(sc);
 }
 
 /* The found patches by "t:TITLE" and "t:SLUG", for their fixups. */
@@ -515,9 +568,14 @@ static void fixups_index(const struct tree_scan *t, struct fixups *fx)
 
 		for (pi = 0; pi < v->nr_patches; pi++) {
 			char *title = subject_title(v->patches[pi].subject, 0);
-			char *slug = tree_slug(title);
+			char *slug = tree_slug(title), *p;
 
 			fixups_add(fx, keyf("t:", title, NULL), k, pi);
+			fixups_add(fx, keyf("t:", slug, NULL), k, pi);
+			/* and "_" made "-" too, as fixes named by hand are */
+			for (p = slug; *p; p++)
+				if (*p == '_')
+					*p = '-';
 			fixups_add(fx, keyf("t:", slug, NULL), k, pi);
 			free(slug);
 			free(title);
@@ -651,4 +709,117 @@ const char *tree_evidence_name(unsigned ev)
 	return ev & TREE_BY_PATCH_ID ? "patch-id" :
 	       ev & TREE_BY_LINK ? "link" :
 	       ev & TREE_BY_SUBJECT ? "subject and author" : "none";
+}
+
+/* The stored patch's author address, lower-cased, or NULL. */
+static char *patch_author(git_repository *repo, const struct series_patch *p)
+{
+	char *who = p->author ? address_of(p->author) : NULL;
+	git_commit *gc = NULL;
+
+	if (!who && !git_oid_is_zero(&p->commit) &&
+	    !git_commit_lookup(&gc, repo, &p->commit)) {
+		who = author_of(gc);
+		git_commit_free(gc);
+	}
+	git_error_clear();
+	return who;
+}
+
+struct idmatch {
+	const struct series_version *v;
+	unsigned char *hit;	/* per patch: its Message-ID named */
+};
+
+static void id_named(const char *id, void *d)
+{
+	struct idmatch *m = d;
+	size_t i;
+
+	for (i = 0; i < m->v->nr_patches; i++)
+		if (m->v->patches[i].message_id &&
+		    !strcmp(m->v->patches[i].message_id, id))
+			m->hit[i] = 1;
+}
+
+int tree_scan_version(git_repository *repo, const char *branch,
+		      const char *base, size_t max,
+		      const struct series_version *v, git_oid *commits,
+		      unsigned *evidence, size_t *walked)
+{
+	struct tree_scan t;
+	struct idmatch m = { v, NULL };
+	char **titles = xcalloc(v->nr_patches + 1, sizeof(*titles));
+	char **whos = xcalloc(v->nr_patches + 1, sizeof(*whos));
+	size_t i, pi, found = 0;
+	int r;
+
+	memset(&t, 0, sizeof(t));
+	for (pi = 0; pi < v->nr_patches; pi++) {
+		memset(&commits[pi], 0, sizeof(commits[pi]));
+		evidence[pi] = 0;
+		titles[pi] = subject_title(v->patches[pi].subject ?
+					   v->patches[pi].subject : "", 0);
+		whos[pi] = patch_author(repo, &v->patches[pi]);
+	}
+	m.hit = xcalloc(v->nr_patches + 1, 1);
+	t.branch = xstrdup(branch);
+	r = resolve(repo, branch, &t.tip);
+	if (!r && base && (r = resolve(repo, base, &t.base)) == 0)
+		t.have_base = 1;
+	if (!r)
+		r = walk(repo, &t, base, max ? max : (size_t)-1);
+	*walked = t.nr;
+	/* the newest commit with it wins: from the tip down */
+	for (i = t.nr; !r && i-- > 0;) {
+		git_commit *c = NULL;
+		git_oid pid;
+		int have_pid;
+		char *title, *who;
+
+		if (git_commit_lookup(&c, repo, &t.commits[i].oid) < 0) {
+			r = error_git("cannot read commit %s",
+				      oid_short(&t.commits[i].oid, 12));
+			break;
+		}
+		have_pid = git_commit_parentcount(c) == 1 &&
+			   !patch_commit_id(repo, c, &pid);
+		error_clear();
+		memset(m.hit, 0, v->nr_patches);
+		tree_message_ids(git_commit_message(c), id_named, &m);
+		title = subject_title(t.commits[i].subject, 0);
+		who = author_of(c);
+		for (pi = 0; pi < v->nr_patches; pi++) {
+			unsigned ev = 0;
+
+			if (have_pid && !git_oid_is_zero(&v->patches[pi].patch_id) &&
+			    git_oid_equal(&pid, &v->patches[pi].patch_id))
+				ev |= TREE_BY_PATCH_ID;
+			if (m.hit[pi])
+				ev |= TREE_BY_LINK;
+			if (whos[pi] && *title && !strcasecmp(title, titles[pi]) &&
+			    !strcmp(who, whos[pi]))
+				ev |= TREE_BY_SUBJECT;
+			/* a patch once, by its strongest evidence */
+			if (!ev || (evidence[pi] &&
+				    (evidence[pi] & -evidence[pi]) <= (ev & -ev)))
+				continue;
+			if (!evidence[pi])
+				found++;
+			git_oid_cpy(&commits[pi], &t.commits[i].oid);
+			evidence[pi] = ev;
+		}
+		free(title);
+		free(who);
+		git_commit_free(c);
+	}
+	for (pi = 0; pi < v->nr_patches; pi++) {
+		free(titles[pi]);
+		free(whos[pi]);
+	}
+	free(titles);
+	free(whos);
+	free(m.hit);
+	tree_scan_release(&t);
+	return r < 0 ? r : (int)found;
 }

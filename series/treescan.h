@@ -65,6 +65,19 @@ void tree_scan_release(struct tree_scan *t);
 const struct tree_found *tree_scan_find(const struct tree_scan *t,
 					const char *name);
 
+/*
+ * Version v alone in branch, matched as tree_scan() matches (patch-id,
+ * a Link:/Message-Id naming the patch's mail, title and author):
+ * commits[i] gets the commit of patch i+1 (the newest with it, by its
+ * strongest evidence), evidence[i] what matched, or both stay zero;
+ * *walked how many commits were read.  Returns how many patches were
+ * found, or an error.
+ */
+int tree_scan_version(git_repository *repo, const char *branch,
+		      const char *base, size_t max,
+		      const struct series_version *v, git_oid *commits,
+		      unsigned *evidence, size_t *walked);
+
 /* "patch-id", "link", "subject and author". */
 const char *tree_evidence_name(unsigned evidence);
 

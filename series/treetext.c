@@ -7,7 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
-/* "mm/compaction: add foo()" -> "mm-compaction-add-foo". */
+/*
+ * The name akpm's scripts give a patch file: lower case, every run of
+ * characters other than letters, digits and '_' one '-', none at
+ * either end ("mm/lru_gen: batch ..." -> "mm-lru_gen-batch-...").
+ */
 char *tree_slug(const char *title)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -15,7 +19,7 @@ char *tree_slug(const char *title)
 	int dash = 0;
 
 	for (p = title; *p; p++) {
-		if (isalnum((unsigned char)*p)) {
+		if (isalnum((unsigned char)*p) || *p == '_') {
 			if (dash && sb.len)
 				strbuf_addch(&sb, '-');
 			strbuf_addch(&sb, (char)tolower((unsigned char)*p));
@@ -103,6 +107,10 @@ char *tree_fixup_target(const char *subject)
 	char *t = xstrdup(subject);
 	size_t n = strlen(t);
 	int stripped = 0;
+
+	/* a quilt patch file's name, "T-fix.patch" */
+	if (n > 6 && !strcmp(t + n - 6, ".patch"))
+		t[n -= 6] = '\0';
 
 	for (;;) {
 		size_t k = n;

@@ -8,7 +8,10 @@
  * "-fix" commit fixes, and the slug of a title.
  */
 
-/* "mm/compaction: add foo()" -> "mm-compaction-add-foo" (owned). */
+/*
+ * The quilt name of a title as akpm's mm tree makes it (owned):
+ * "mm/lru_gen: add foo()" -> "mm-lru_gen-add-foo".
+ */
 char *tree_slug(const char *title);
 
 /*
@@ -18,7 +21,10 @@ char *tree_slug(const char *title);
 void tree_message_ids(const char *msg,
 		      void (*fn)(const char *id, void *d), void *d);
 
-/* "T-fix", "T-fix-2", "T-fix-fix" -> "T" (owned); NULL when it is none. */
+/*
+ * "T-fix", "T-fix-2", "T-fix-fix", each also with ".patch" (a quilt
+ * file's name) -> "T" (owned); NULL when it is none.
+ */
 char *tree_fixup_target(const char *subject);
 
 #endif

@@ -26,6 +26,8 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx);
 int cmd_review(int argc, const char **argv, struct command_context *ctx);
 int cmd_tree(int argc, const char **argv, struct command_context *ctx);
 int cmd_replace(int argc, const char **argv, struct command_context *ctx);
+int cmd_rm(int argc, const char **argv, struct command_context *ctx);
+int cmd_rename(int argc, const char **argv, struct command_context *ctx);
 int cmd_bisect(int argc, const char **argv, struct command_context *ctx);
 int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx);
 

@@ -79,7 +79,7 @@ __respin_complete_words()
 
 	# the word before: an option's value
 	case "${__respin_words[cword - 1]}" in
-	-o|--output|--file|--mbox)
+	-o|--output|--file|--mbox|--source)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--in|--base|--onto|--tip|--branch)

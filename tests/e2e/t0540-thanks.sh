@@ -48,7 +48,7 @@ test_expect_success 'the quote is the head of the cover letter, cut' '
 
 test_expect_success 'none applied: 128, saying where it looked' '
 	test_expect_code 128 respin thanks b --in mm-unstable --source all.mbox >out 2>err &&
-	test_grep "none of the 3 patches of b v1 is in mm-unstable (by patch-id, [0-9]* commits read)" err &&
+	test_grep "none of the 3 patches of b v1 is in mm-unstable (by patch-id, Link: or title and author, [0-9]* commits read)" err &&
 	test_must_be_empty out
 '
 

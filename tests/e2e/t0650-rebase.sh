@@ -166,7 +166,7 @@ test_expect_success 'a worktree without a state (a crash before it was written) 
 '
 
 test_expect_success 'a worktree removed by hand is set up again at --continue' '
-	git worktree remove --force "$WT" &&
+	git worktree remove -f -f "$WT" &&
 	test_expect_code 1 respin rebase k --continue >out 2>err &&
 	test_grep "^warning: the rebase.s worktree $WT is gone; it is set up again with the conflict$" err &&
 	test_grep "^patch 2/3 .* conflicts on mm-unstable" out &&

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * respin replace NAME --in BRANCH [--version N] [--base REF]
- *                [--drop-obsolete] [--dry-run]
+ *                [--source MAIL] [--drop-obsolete] [--dry-run]
  *
  * For a maintainer: the version of series NAME applied in an
  * integration branch is swapped for version N (the latest by default),
- * every later commit re-applied, and the branch moved only when all of
- * it succeeded.
+ * each new commit with the maintainer's part of the one it replaces
+ * and the review tags given since, every later commit re-applied, and
+ * the branch moved only when all of it succeeded.
  */
+#include "review/replacetags.h"
 #include "series/replace.h"
 #include "patches/subject.h"
 #include "tools/builtin.h"
@@ -22,8 +24,8 @@
 #include <strings.h>
 
 static const char *const usage[] = {
-	"respin replace <name> --in <branch> [--version <n>] [--base <ref>] "
-	"[--drop-obsolete] [--dry-run]",
+	"respin replace <name> --in <branch> [--version <n>] [--base <ref>]",
+	"               [--source <mail>] [--drop-obsolete] [--dry-run]",
 	NULL
 };
 
@@ -77,6 +79,29 @@ static void say_changes(const struct series_version *a,
 	free(used);
 }
 
+/* What the new patch i took from the old commit, and what it added. */
+static void say_carried(const struct replace_run *rr, size_t i,
+			struct strbuf *out)
+{
+	const struct carry_commit *c = &rr->p.carried[i];
+	size_t k;
+
+	strbuf_addf(out, "  %zu/%zu %s: ", i + 1, rr->to->nr_patches,
+		    rr->to->patches[i].subject);
+	if (git_oid_is_zero(&c->from))
+		strbuf_addstr(out, "nothing to carry\n");
+	else
+		strbuf_addf(out, "carried from %s%s\n", oid_short(&c->from, 12),
+			    c->no_predecessor ? " (a new patch: the series' "
+			    "first commit's)" : "");
+	for (k = 0; k < c->nr; k++)
+		strbuf_addf(out, "    %c %s: %s%s%s%s\n",
+			    c->lines[k].dropped ? '-' : '+', c->lines[k].key,
+			    c->lines[k].value, c->lines[k].note ? " (" : "",
+			    c->lines[k].note ? c->lines[k].note : "",
+			    c->lines[k].note ? ")" : "");
+}
+
 static void print_plan(const struct replace_run *rr,
 		       const struct replace_request *rq)
 {
@@ -88,6 +113,8 @@ static void print_plan(const struct replace_run *rr,
 		    rr->f->v->number, rr->to->number,
 		    rq->dry_run ? " (dry run)" : "");
 	say_changes(rr->f->v, rr->to, &out);
+	for (i = 0; i < p->nr_carried; i++)
+		say_carried(rr, i, &out);
 	strbuf_addf(&out, "  %zu later commit%s re-applied", p->kept,
 		    p->kept == 1 ? "" : "s");
 	if (p->kept_fixups || p->dropped_fixups)
@@ -115,6 +142,7 @@ static void print_plan(const struct replace_run *rr,
 int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 {
 	struct replace_request rq = { 0 };
+	const char *source = NULL;
 	int exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING(0, "in", &rq.branch, "branch",
@@ -123,6 +151,10 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 			"the version to put in (default: the latest)"),
 		OPT_STRING(0, "base", &rq.base, "ref",
 			   "the branch's commits above this (as respin tree)"),
+		OPT_STRING(0, "source", &source, "mail",
+			   "the review tags given since, from this mail (an "
+			   "mbox, maildir, lore:MSGID, notmuch:QUERY; default: "
+			   "where respin trailers looks)"),
 		OPT_BOOL(0, "drop-obsolete", &rq.drop_obsolete,
 			 "leave out fixups that no longer apply"),
 		OPT_BOOL(0, "dry-run", &rq.dry_run, "say what it would do"),
@@ -140,7 +172,11 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage, "in which branch? give "
 					   "--in BRANCH");
 	rq.name = argv[0];
+	rq.given = replace_given_tags;
+	rq.given_data = (void *)source;
 	r = replace_run(ctx->repo, &rq, &rr);
+	if (rr.notes.len)
+		fputs(rr.notes.buf, stderr);
 	if (r < 0)
 		r = error_report(r);
 	else if (rr.to->number == rr.f->v->number)

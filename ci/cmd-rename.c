@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * respin rename OLD NEW: a series renamed, its history and versions
+ * kept, its settings moved (ci/seriesadmin.h).
+ */
+#include "ci/seriesadmin.h"
+#include "tools/builtin.h"
+#include "tools/lib/error.h"
+#include "tools/lib/options.h"
+#include "tools/lib/termsafe.h"
+
+#include <stdio.h>
+
+static const char *const usage[] = {
+	"respin rename <old> <new>",
+	NULL
+};
+
+int cmd_rename(int argc, const char **argv, struct command_context *ctx)
+{
+	struct option opts[] = { OPT_END() };
+	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	int exit_code, n, r;
+
+	n = command_parse(argc, argv, opts, usage, &exit_code);
+	if (n < 0)
+		return exit_code;
+	if (n != 2)
+		return command_usage_error(opts, usage, n > 2 ?
+					   "too many arguments" :
+					   "give the series' name and its new "
+					   "name");
+	r = series_admin_rename(ctx->repo, argv[0], argv[1], &out);
+	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
+	fputs(safe.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&safe);
+	return r < 0 ? error_report(r) : 0;
+}
