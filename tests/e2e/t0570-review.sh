@@ -159,4 +159,40 @@ test_expect_success 'an unknown series: 128, naming it' '
 	test_grep "no series named .nosuch." err
 '
 
+# lru_gen v3 reordered v2's patches and fixed the typo in two subjects:
+# respin diff pairs v2 1/3 "...on againg" with v3 2/3 "...on aging".
+cd "$TRASH" && git init -q lru && cd lru && git commit -q --allow-empty -m init || exit 1
+LG=$TEST_DATA/mail/lru_gen-batch
+cat "$LG"/v1.mbox "$LG"/v2.mbox "$LG"/v3.mbox >lru.mbox
+respin import lru lru.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! no lru import"; exit 1; }
+{ cat lru.mbox &&
+  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Rita Rev <rita@example.org>\nSubject: Re: [PATCH v2 1/3] mm, lru_gen: batch update counters on againg\nDate: Mon, 15 Jan 2024 10:00:00 +0000\nMessage-Id: <lru-rev@example.org>\nIn-Reply-To: <20240111183321.19984-2-ryncsn@gmail.com>\nReferences: <20240111183321.19984-1-ryncsn@gmail.com> <20240111183321.19984-2-ryncsn@gmail.com>\n\n%s\n" \
+	"Some numbers would help; see below.
+
+On Fri, Kairui Song wrote:
+> When lru_gen is aging, it will update mm counters page by page,
+
+How many pages does one aging move?
+
+> Tested in a 4G memcg on a EPYC 7K62 with:
+
+Only memcached? Try fio too.
+
+> +struct gen_update_batch {
+
+Name it after what it batches.
+
+> +	int delta = folio_nr_pages(folio);
+
+Can this overflow?
+"; } >lru-rev.mbox
+
+test_expect_success 'pairing of v2 -> v3 patches is respin diff'"'"'s: a retitled, moved patch is not gone' '
+	respin diff lru v2 v3 -s >d &&
+	test_grep "^1: *[0-9a-f]* ! 2: .* batch update counters on againg" d &&
+	respin review lru@v2 --source lru-rev.mbox >out &&
+	test_grep ! "gone in v3" out &&
+	test_grep "^  \[lru-rev@example.org:3\] addressed (changed in v3 2/3)  Rita Rev" out
+'
+
 test_done
