@@ -119,7 +119,10 @@ static void reply_states(git_repository *repo, const struct series *s,
 		if (marked(done, m->msgid, k + 1)) {
 			rr->states[k] = REVIEW_DONE;
 		} else if (w && rr->target && old_diff &&
-			   (!np || comment_addressed(c, old_diff, nd))) {
+			   (!np || comment_addressed(c,
+				rr->target <= pairs->nv ?
+				pairs->msg_v[rr->target - 1] : NULL, old_diff,
+				pairs->msg_w[np - 1], nd))) {
 			rr->states[k] = REVIEW_ADDRESSED;
 			if (np)
 				strbuf_addf(&why, "changed in v%d %zu/%zu",

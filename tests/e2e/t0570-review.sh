@@ -9,13 +9,16 @@ git init -q r && cd r && git commit -q --allow-empty -m init || exit 1
 cat "$SP"/v1.mbox "$SP"/v2.mbox "$SP"/v3.mbox >sp.mbox
 respin import sp sp.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! no import"; exit 1; }
 
-test_expect_success 'a real thread: the comments on v1, placed in the diff, addressed by v2' '
+test_expect_success 'a real thread: the comments on v1, placed in the diff; addressed by v2 where it changed what they quote' '
 	respin review sp@v1 --source sp.mbox >out &&
-	test_grep "^sp v1: 5 comments (0 open, 0 answered, 5 addressed, 0 done), 2 trailers$" out &&
+	test_grep "^sp v1: 5 comments (2 open, 1 answered, 2 addressed, 0 done), 2 trailers$" out &&
 	test_grep "^  \[87ef27us38.fsf@morokweng.localdomain:1\] addressed (changed in v2 1/3)  Thiago Jung Bauermann <bauerman@linux.ibm.com> " out &&
 	test_grep "^      arch/powerpc/include/asm/spinlock.h @@ -101,15 +101,24 @@ static inline int arch_spin_trylock" out &&
 	test_grep "^      CONFIG_PPC_SPLPAR depends on CONFIG_PPC_PSERIES, which depends on$" out &&
-	test_grep "^  Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (<" out
+	test_grep "^  Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (<" out &&
+	test_grep "^  \[87d0hrukom.fsf@morokweng.localdomain:1\] answered (<1710393174.412654.1564540568692@privateemail.com>)" out &&
+	test_grep "^  \[3468d006-63e2-8e20-47d6-fe41de31b14b@linux.ibm.com:1\] open " out &&
+	test_grep "^  \[750b390e-678d-0b26-d004-f05f1dcd52fb@linux.ibm.com:1\] open " out
 '
 
 test_expect_success 'the whole patch quoted: a comment is placed by the hunk it follows' '
@@ -193,6 +196,16 @@ test_expect_success 'pairing of v2 -> v3 patches is respin diff'"'"'s: a retitle
 	respin review lru@v2 --source lru-rev.mbox >out &&
 	test_grep ! "gone in v3" out &&
 	test_grep "^  \[lru-rev@example.org:3\] addressed (changed in v3 2/3)  Rita Rev" out
+'
+
+test_expect_success 'addressed only where the commented lines changed, not for any change to the patch' '
+	respin review lru@v2 --source lru-rev.mbox >out &&
+	test_grep "^lru v2: 5 comments (3 open, 0 answered, 2 addressed, 0 done), 0 trailers$" out &&
+	test_grep "^  \[lru-rev@example.org:1\] open  Rita Rev" out &&
+	test_grep "^  \[lru-rev@example.org:2\] open  Rita Rev" out &&
+	test_grep "^  \[lru-rev@example.org:3\] addressed (changed in v3 2/3)" out &&
+	test_grep "^  \[lru-rev@example.org:4\] addressed (changed in v3 2/3)" out &&
+	test_grep "^  \[lru-rev@example.org:5\] open  Rita Rev" out
 '
 
 test_done
