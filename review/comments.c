@@ -391,52 +391,107 @@ static void changed_lines(const char *diff, const char *file, struct strbuf *out
 	}
 }
 
-/*
- * Whether every +/- line c quotes from the old diff (one of the lines
- * it changes in c's file) is still changed by the new one; -1 when c
- * quotes none of the old diff's lines.
- */
-static int quoted_lines_kept(const struct comment *c, const char *old_diff,
-			     const char *new_diff)
+/* The lines of text, each trimmed, one a line, into out. */
+static void trimmed_lines(const char *text, struct strbuf *out)
 {
-	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
-	const char *p = c->quote.buf, *end = p + c->quote.len;
-	int quoted = 0, kept = 1;
+	const char *p = text, *end = text ? text + strlen(text) : NULL;
 
-	changed_lines(old_diff, c->file, &was);
-	changed_lines(new_diff, c->file, &now);
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (e > p) {
+			strbuf_add(out, p, (size_t)(e - p));
+			strbuf_addch(out, '\n');
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* The context lines (" x") of diff in file (any file when NULL). */
+static void context_lines(const char *diff, const char *file,
+			  struct strbuf *out)
+{
+	const char *p = diff, *end = diff + strlen(diff);
+	int in = !file, hunk = 0;
+
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 
+		if (n > 11 && !strncmp(p, "diff --git ", 11)) {
+			const char *b = memmem(p, n, " b/", 3);
+
+			in = !file || (b && (size_t)(p + n - (b + 3)) == strlen(file) &&
+				       !memcmp(b + 3, file, strlen(file)));
+			hunk = 0;
+		} else if (n > 2 && !strncmp(p, "@@", 2)) {
+			hunk = 1;
+		} else if (in && hunk && n > 1 && *p == ' ') {
+			strbuf_add(out, p, n);
+			strbuf_addch(out, '\n');
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* A quoted message line this short says too little to be looked up. */
+#define MESSAGE_LINE_MIN 8
+
+int comment_addressed(const struct comment *c, const char *old_msg,
+		      const char *old_diff, const char *new_msg,
+		      const char *new_diff)
+{
+	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT, ctx = STRBUF_INIT;
+	struct strbuf msg_was = STRBUF_INIT, msg_now = STRBUF_INIT;
+	struct strbuf minus = STRBUF_INIT;
+	const char *p = c->quote.buf, *end = p + c->quote.len;
+	int changed = 0;
+
+	if (old_diff) {
+		changed_lines(old_diff, c->file, &was);
+		context_lines(old_diff, c->file, &ctx);
+	}
+	if (new_diff)
+		changed_lines(new_diff, c->file, &now);
+	trimmed_lines(old_msg, &msg_was);
+	trimmed_lines(new_msg, &msg_now);
+	/* the lines it answers, one by one: is each still there? */
+	while (p < end && !changed) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		const char *t = p, *e = p + n;
+
 		if (n > 1 && (*p == '+' || *p == '-') && has_line(&was, p, n)) {
-			quoted = 1;
-			if (!has_line(&now, p, n))
-				kept = 0;
+			/* a line the patch adds or removes: still so? */
+			changed = !has_line(&now, p, n);
+		} else if (n > 1 && *p == ' ' && has_line(&ctx, p, n)) {
+			/* a line it leaves alone: does the next change it? */
+			strbuf_reset(&minus);
+			strbuf_addch(&minus, '-');
+			strbuf_add(&minus, p + 1, n - 1);
+			changed = has_line(&now, minus.buf, minus.len);
+		} else {
+			/* a line of the commit message: still in it? */
+			while (t < e && isspace((unsigned char)*t))
+				t++;
+			while (e > t && isspace((unsigned char)e[-1]))
+				e--;
+			if ((size_t)(e - t) >= MESSAGE_LINE_MIN &&
+			    has_line(&msg_was, t, (size_t)(e - t)))
+				changed = !has_line(&msg_now, t, (size_t)(e - t));
 		}
 		p = nl ? nl + 1 : end;
 	}
 	strbuf_release(&was);
 	strbuf_release(&now);
-	return quoted ? kept : -1;
-}
-
-int comment_addressed(const struct comment *c, const char *old_diff,
-		      const char *new_diff)
-{
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	int changed, kept;
-
-	if (!old_diff || !new_diff)
-		return new_diff == NULL && old_diff != NULL;
-	/* the lines it answers: changed or gone is addressed */
-	if (c->file &&
-	    (kept = quoted_lines_kept(c, old_diff, new_diff)) >= 0)
-		return !kept;
-	changed_lines(old_diff, c->file, &a);
-	changed_lines(new_diff, c->file, &b);
-	changed = a.len != b.len || memcmp(a.buf, b.buf, a.len);
-	strbuf_release(&a);
-	strbuf_release(&b);
+	strbuf_release(&ctx);
+	strbuf_release(&msg_was);
+	strbuf_release(&msg_now);
+	strbuf_release(&minus);
 	return changed;
 }

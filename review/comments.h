@@ -47,14 +47,16 @@ size_t comments_parse(struct comment_list *out, const char *body, size_t len,
 int comment_answered_by(const struct comment *c, const struct comment_list *reply);
 
 /*
- * Whether the patch's diff in the next version changed where c is: a
- * +/- line of old_diff it quotes is no longer among the lines new_diff
- * adds or removes in that file (the hunk it answers was reworked);
- * quoting no such line, whether the file's +/- lines differ (or the
- * file is gone).
- * A comment not in a diff: whether the diffs' +/- lines differ at all.
+ * Whether the next version changed the lines c answers: a +/- line of
+ * old_diff it quotes is no longer among the lines new_diff adds or
+ * removes in that file, a context line it quotes is now removed, or a
+ * line of the old commit message it quotes is not in the new one.  A
+ * comment that quotes none of the patch's lines (a general remark) is
+ * never addressed by a change elsewhere in the patch: the author
+ * answers it or marks it done.  Any of the texts may be NULL.
  */
-int comment_addressed(const struct comment *c, const char *old_diff,
+int comment_addressed(const struct comment *c, const char *old_msg,
+		      const char *old_diff, const char *new_msg,
 		      const char *new_diff);
 
 #endif

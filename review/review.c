@@ -9,6 +9,7 @@
 #include "patches/mail.h"
 #include "patches/patch.h"
 #include "patches/patchmail.h"
+#include "review/nextpair.h"
 #include "review/trailers.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -73,19 +74,6 @@ static char *next_diff(git_repository *repo, const struct series *s,
 	return out;
 }
 
-/* Patch of w that continues patch i of v: same subject, else same place. */
-static size_t next_patch(const struct series_version *v,
-			 const struct series_version *w, size_t i)
-{
-	size_t k;
-
-	for (k = 0; k < w->nr_patches; k++)
-		if (v->patches[i - 1].subject && w->patches[k].subject &&
-		    !strcmp(v->patches[i - 1].subject, w->patches[k].subject))
-			return k + 1;
-	return 0;
-}
-
 /* Whether "MSGID:N" or "MSGID:*" is marked done. */
 static int marked(const char *done, const char *msgid, size_t n)
 {
@@ -107,8 +95,8 @@ static int marked(const char *done, const char *msgid, size_t n)
 }
 
 static void reply_states(git_repository *repo, const struct series *s,
-			 const struct series_version *v,
-			 const struct series_version *w, struct mailset *ms,
+			 const struct series_version *w,
+			 const struct next_pairs *pairs, struct mailset *ms,
 			 const char *author, const char *done,
 			 const char *old_diff, struct review_reply *rr)
 {
@@ -119,7 +107,8 @@ static void reply_states(git_repository *repo, const struct series *s,
 	rr->states = xcalloc(rr->comments.nr + 1, sizeof(*rr->states));
 	rr->why = xcalloc(rr->comments.nr + 1, sizeof(*rr->why));
 	if (w && rr->target) {
-		np = next_patch(v, w, rr->target);
+		np = rr->target <= pairs->nv ?
+		     (size_t)pairs->next[rr->target - 1] : 0;
 		if (np)
 			nd = next_diff(repo, s, w, np);
 	}
@@ -130,7 +119,10 @@ static void reply_states(git_repository *repo, const struct series *s,
 		if (marked(done, m->msgid, k + 1)) {
 			rr->states[k] = REVIEW_DONE;
 		} else if (w && rr->target && old_diff &&
-			   (!np || comment_addressed(c, old_diff, nd))) {
+			   (!np || comment_addressed(c,
+				rr->target <= pairs->nv ?
+				pairs->msg_v[rr->target - 1] : NULL, old_diff,
+				pairs->msg_w[np - 1], nd))) {
 			rr->states[k] = REVIEW_ADDRESSED;
 			if (np)
 				strbuf_addf(&why, "changed in v%d %zu/%zu",
@@ -176,6 +168,7 @@ static int collect(git_repository *repo, struct series *s,
 	long m = mailset_find(ms, v->message_id), vi;
 	struct ms_version *mv;
 	const struct series_version *w = NULL;
+	struct next_pairs pairs = { 0 };
 	size_t i, t, total;
 	int r;
 
@@ -193,6 +186,9 @@ static int collect(git_repository *repo, struct series *s,
 			w = &s->versions[i];
 	if (w)
 		r = series_version_ensure(repo, s, (struct series_version *)w);
+	/* the next version's patches, paired as respin diff pairs them */
+	if (w && !r)
+		r = next_pairs_load(repo, s, v, w, &pairs);
 	if (r < 0)
 		return r;
 	total = (size_t)mv->total;
@@ -235,12 +231,13 @@ static int collect(git_repository *repo, struct series *s,
 							    ms->msgs[r].from_addr))
 				comments_parse(&rr->comments, body.buf, body.len,
 					       diff, dlen);
-			reply_states(repo, s, v, w, ms, mv->from_addr, done,
-				     old, rr);
+			reply_states(repo, s, w, &pairs, ms, mv->from_addr,
+				     done, old, rr);
 			strbuf_release(&body);
 		}
 		free(old);
 	}
+	next_pairs_release(&pairs);
 	return 0;
 }
 

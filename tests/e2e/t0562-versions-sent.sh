@@ -14,6 +14,22 @@ tip() {
 	respin show a@v$1 --json | sed -n 's/^  "tip": "\([0-9a-f]*\)",$/\1/p'
 }
 
+
+# doc_shows PAGE FILE: each line of FILE, what respin printed, is shown
+# in docs/PAGE with its series name, version numbers, commit ids and
+# file names made general.
+doc_shows() {
+	sed -e 's/[][\.*^$]/\\&/g' -e 's/[0-9a-f]\{12\}/[0-9a-f]\\{12\\}/g' \
+	    -e 's/v[0-9][0-9]*/v[0-9]*/g' -e 's/^a /[a-z0-9-]* /' \
+	    -e 's|[a-z0-9_-]*/[a-z0-9_/-]*\\\.[ch]|[a-z0-9/_-]*\\.[ch]|g' \
+	    "$2" >"$TRASH/doc.pats" &&
+	while read -r pat
+	do
+		grep -q -e "$pat" "$SRC_DIR/docs/$1" ||
+		{ echo "docs/$1 does not show: $pat"; return 1; }
+	done <"$TRASH/doc.pats"
+}
+
 make_fixture k && cd k || exit 1
 git config user.name "A U Thor" && git config user.email author@example.org
 git config respin.check.build.enabled false
@@ -94,6 +110,17 @@ test_expect_success 'respin rebase of a version not sent: revised; the cover say
 	sed -n "/^- Rebased onto/{N;s/\n */ /;p;}" c >item &&
 	echo "- Rebased onto mm-unstable ($(git rev-parse --short=12 mm-unstable)) (conflict in mm/compaction.c resolved by hand)" >want &&
 	check_same want item
+'
+
+test_expect_success 'the pages say it: rebase revises a version not sent, the cover names the rebase' '
+	grep "revised" out >said &&
+	doc_shows respin-rebase.md said &&
+	sed -n "/^- Rebased onto/{N;p;}" c >said &&
+	test $(wc -l <said) = 2 &&
+	doc_shows respin-cover.md said &&
+	test_grep "not sent yet" "$SRC_DIR/docs/respin-rebase.md" &&
+	test_grep "trailers --apply" "$SRC_DIR/docs/respin-rebase.md" &&
+	test_grep "not sent yet" "$SRC_DIR/docs/respin-cover.md"
 '
 
 # A version imported from the list, applied with git am on a branch.

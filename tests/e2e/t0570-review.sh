@@ -9,13 +9,16 @@ git init -q r && cd r && git commit -q --allow-empty -m init || exit 1
 cat "$SP"/v1.mbox "$SP"/v2.mbox "$SP"/v3.mbox >sp.mbox
 respin import sp sp.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! no import"; exit 1; }
 
-test_expect_success 'a real thread: the comments on v1, placed in the diff, addressed by v2' '
+test_expect_success 'a real thread: the comments on v1, placed in the diff; addressed by v2 where it changed what they quote' '
 	respin review sp@v1 --source sp.mbox >out &&
-	test_grep "^sp v1: 5 comments (0 open, 0 answered, 5 addressed, 0 done), 2 trailers$" out &&
+	test_grep "^sp v1: 5 comments (2 open, 1 answered, 2 addressed, 0 done), 2 trailers$" out &&
 	test_grep "^  \[87ef27us38.fsf@morokweng.localdomain:1\] addressed (changed in v2 1/3)  Thiago Jung Bauermann <bauerman@linux.ibm.com> " out &&
 	test_grep "^      arch/powerpc/include/asm/spinlock.h @@ -101,15 +101,24 @@ static inline int arch_spin_trylock" out &&
 	test_grep "^      CONFIG_PPC_SPLPAR depends on CONFIG_PPC_PSERIES, which depends on$" out &&
-	test_grep "^  Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (<" out
+	test_grep "^  Reviewed-by: Andrew Donnellan <ajd@linux.ibm.com>  (<" out &&
+	test_grep "^  \[87d0hrukom.fsf@morokweng.localdomain:1\] answered (<1710393174.412654.1564540568692@privateemail.com>)" out &&
+	test_grep "^  \[3468d006-63e2-8e20-47d6-fe41de31b14b@linux.ibm.com:1\] open " out &&
+	test_grep "^  \[750b390e-678d-0b26-d004-f05f1dcd52fb@linux.ibm.com:1\] open " out
 '
 
 test_expect_success 'the whole patch quoted: a comment is placed by the hunk it follows' '
@@ -157,6 +160,52 @@ test_expect_success 'the mail is not in the source: 128' '
 test_expect_success 'an unknown series: 128, naming it' '
 	test_expect_code 128 respin review nosuch 2>err &&
 	test_grep "no series named .nosuch." err
+'
+
+# lru_gen v3 reordered v2's patches and fixed the typo in two subjects:
+# respin diff pairs v2 1/3 "...on againg" with v3 2/3 "...on aging".
+cd "$TRASH" && git init -q lru && cd lru && git commit -q --allow-empty -m init || exit 1
+LG=$TEST_DATA/mail/lru_gen-batch
+cat "$LG"/v1.mbox "$LG"/v2.mbox "$LG"/v3.mbox >lru.mbox
+respin import lru lru.mbox --mail-only --all >/dev/null 2>&1 || { echo "Bail out! no lru import"; exit 1; }
+{ cat lru.mbox &&
+  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Rita Rev <rita@example.org>\nSubject: Re: [PATCH v2 1/3] mm, lru_gen: batch update counters on againg\nDate: Mon, 15 Jan 2024 10:00:00 +0000\nMessage-Id: <lru-rev@example.org>\nIn-Reply-To: <20240111183321.19984-2-ryncsn@gmail.com>\nReferences: <20240111183321.19984-1-ryncsn@gmail.com> <20240111183321.19984-2-ryncsn@gmail.com>\n\n%s\n" \
+	"Some numbers would help; see below.
+
+On Fri, Kairui Song wrote:
+> When lru_gen is aging, it will update mm counters page by page,
+
+How many pages does one aging move?
+
+> Tested in a 4G memcg on a EPYC 7K62 with:
+
+Only memcached? Try fio too.
+
+> +struct gen_update_batch {
+
+Name it after what it batches.
+
+> +	int delta = folio_nr_pages(folio);
+
+Can this overflow?
+"; } >lru-rev.mbox
+
+test_expect_success 'pairing of v2 -> v3 patches is respin diff'"'"'s: a retitled, moved patch is not gone' '
+	respin diff lru v2 v3 -s >d &&
+	test_grep "^1: *[0-9a-f]* ! 2: .* batch update counters on againg" d &&
+	respin review lru@v2 --source lru-rev.mbox >out &&
+	test_grep ! "gone in v3" out &&
+	test_grep "^  \[lru-rev@example.org:3\] addressed (changed in v3 2/3)  Rita Rev" out
+'
+
+test_expect_success 'addressed only where the commented lines changed, not for any change to the patch' '
+	respin review lru@v2 --source lru-rev.mbox >out &&
+	test_grep "^lru v2: 5 comments (3 open, 0 answered, 2 addressed, 0 done), 0 trailers$" out &&
+	test_grep "^  \[lru-rev@example.org:1\] open  Rita Rev" out &&
+	test_grep "^  \[lru-rev@example.org:2\] open  Rita Rev" out &&
+	test_grep "^  \[lru-rev@example.org:3\] addressed (changed in v3 2/3)" out &&
+	test_grep "^  \[lru-rev@example.org:4\] addressed (changed in v3 2/3)" out &&
+	test_grep "^  \[lru-rev@example.org:5\] open  Rita Rev" out
 '
 
 test_done

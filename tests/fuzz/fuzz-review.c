@@ -62,9 +62,10 @@ FUZZ_TARGET(review)
 		comment_answered_by(&l.items[i], &again);
 		/* the same diff twice: nothing can have changed */
 		if (l.items[i].file &&
-		    comment_addressed(&l.items[i], diff, diff))
+		    comment_addressed(&l.items[i], text.buf, diff,
+				      text.buf, diff))
 			abort();
-		comment_addressed(&l.items[i], diff, text.buf);
+		comment_addressed(&l.items[i], NULL, diff, NULL, text.buf);
 	}
 	comment_list_release(&l);
 	comment_list_release(&again);

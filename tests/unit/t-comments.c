@@ -24,6 +24,14 @@ static const char diff[] =
 	" x\n"
 	"+\tswap_more();\n";
 
+static const char other_context[] =
+	"diff --git a/mm/swap.c b/mm/swap.c\n"
+	"--- a/mm/swap.c\n"
+	"+++ b/mm/swap.c\n"
+	"@@ -1,3 +1,4 @@\n"
+	" y\n"
+	"+\tswap_more();\n";
+
 static const char reply[] =
 	"On Fri, 12 Jan 2024 02:33:19 +0800, Kairui Song wrote:\n"
 	"> When lru_gen is aging, it will update mm counters page by page.\n"
@@ -99,9 +107,9 @@ int main(void)
 	ok(!comment_answered_by(&l.items[2], &ans), "a quote with nothing under it is no answer");
 	comment_list_release(&ans);
 
-	ok(comment_addressed(&l.items[1], diff, changed), "2: its file changed in the next version");
-	ok(!comment_addressed(&l.items[2], diff, changed), "3: its file did not");
-	ok(!comment_addressed(&l.items[1], diff, diff), "the same diff: nothing addressed");
+	ok(comment_addressed(&l.items[1], NULL, diff, NULL, changed), "2: its file changed in the next version");
+	ok(!comment_addressed(&l.items[2], NULL, diff, NULL, changed), "3: its file did not");
+	ok(!comment_addressed(&l.items[1], NULL, diff, NULL, diff), "the same diff: nothing addressed");
 	{
 		/* another hunk of the same file changed; the one quoted not */
 		const char other_hunk[] =
@@ -122,8 +130,19 @@ int main(void)
 			" x\n"
 			"+\tswap_more();\n";
 
-		ok(!comment_addressed(&l.items[1], diff, other_hunk),
+		ok(!comment_addressed(&l.items[1], NULL, diff, NULL, other_hunk),
 		   "2: another hunk of its file changed, the lines it quotes did not");
+	}
+	{
+		const char msg[] = "When lru_gen is aging, it will update mm counters page by page.\n";
+		const char reworded[] = "When lru_gen ages, it updates the counters per folio.\n";
+
+		ok(!comment_addressed(&l.items[0], msg, diff, msg, changed),
+		   "1: the message line it quotes kept, the diff changed: not addressed");
+		ok(comment_addressed(&l.items[0], msg, diff, reworded, diff),
+		   "1: the message line it quotes reworded: addressed");
+		ok(!comment_addressed(&l.items[2], msg, diff, msg, other_context),
+		   "3: a context line around it is gone from the diff: not addressed");
 	}
 	comment_list_release(&l);
 
@@ -135,6 +154,8 @@ int main(void)
 		is_int((long long)l.nr, 1, "a top-post is one comment");
 		is_str(l.items[0].text.buf, "Looks good to me overall.\n", "without its attribution line");
 		ok(!l.items[0].quote.len, "and no quote");
+		ok(!comment_addressed(&l.items[0], "old text\n", diff, "new text\n", "diff --git a/x b/x\n@@ -1 +1 @@\n-a\n+b\n"),
+		   "a top-post is not addressed by the patch changing");
 	}
 	comment_list_release(&l);
 	return done_testing();
