@@ -32,10 +32,13 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 	r = mailset_raw(ms, p->msg, &raw);
 	if (!r)
 		r = mail_body_parse(&b, raw.buf, raw.len, &where);
+	/* one copy of a big patch at a time: the raw mail goes first */
+	strbuf_release(&raw);
 	if (r < 0)
 		goto out;
-	strbuf_reset(&d->body);
-	strbuf_add(&d->body, b.text, b.len);
+	strbuf_attach(&d->body, b.text, b.len, b.len + 1);
+	b.text = NULL;
+	b.len = 0;
 	mail_describe(&what, m->msgid, &where);
 	/* what was kept as it was (an unknown charset, bad UTF-8) */
 	{

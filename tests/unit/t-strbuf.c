@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * strbuf_next_word(): the words of a list such as a check's targets
- * ("vm, mm net") or --only's names ("a,,b").
+ * ("vm, mm net") or --only's names ("a,,b"); strbuf_attach() taking a
+ * buffer as its own.
  */
 #include "tools/lib/strbuf.h"
 #include "tests/unit/tap.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The words of list, each followed by '|'. */
@@ -39,6 +41,16 @@ int main(void)
 	p = "one,two";
 	ok(strbuf_next_word(&w, &p, ",") && !strcmp(w.buf, "one") &&
 	   !strcmp(p, ",two"), "the pointer stops at the separator after it");
+	strbuf_addstr(&out, "held before");
+	strbuf_attach(&out, strdup("taken"), 5, 6);
+	ok(out.len == 5 && !strcmp(out.buf, "taken"), "attach: the buffer "
+	   "taken, what it held released: '%s'", out.buf);
+	strbuf_addstr(&out, ", then grown");
+	ok(!strcmp(out.buf, "taken, then grown"), "attach: grows as its own");
+	strbuf_attach(&out, NULL, 0, 0);
+	ok(!out.len && !out.alloc, "attach NULL: empty");
+	strbuf_addstr(&out, "x");
+	ok(!strcmp(out.buf, "x"), "attach NULL: usable after");
 	strbuf_release(&out);
 	strbuf_release(&w);
 	return done_testing();

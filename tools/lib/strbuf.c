@@ -68,6 +68,16 @@ void strbuf_release(struct strbuf *sb)
 	strbuf_init(sb, 0);
 }
 
+void strbuf_attach(struct strbuf *sb, char *buf, size_t len, size_t alloc)
+{
+	strbuf_release(sb);
+	if (!buf)
+		return;
+	sb->buf = buf;
+	sb->len = len;
+	sb->alloc = alloc;
+}
+
 char *strbuf_detach(struct strbuf *sb, size_t *len)
 {
 	char *r;

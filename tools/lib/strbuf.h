@@ -23,6 +23,11 @@ void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
 /* Hands the string to the caller (free() it); leaves sb empty. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
+/*
+ * sb takes buf (malloc'ed, len bytes and a NUL, alloc bytes in all) as
+ * its own, releasing what it held; NULL leaves it empty.
+ */
+void strbuf_attach(struct strbuf *sb, char *buf, size_t len, size_t alloc);
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 static inline void strbuf_reset(struct strbuf *sb) { strbuf_setlen(sb, 0); }
