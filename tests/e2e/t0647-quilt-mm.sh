@@ -57,7 +57,11 @@ test_expect_success 'replace --quilt --dry-run: what it would carry; nothing wri
 	test_grep "^$Q: lru v2 -> v3 (dry run): 1 the same, 1 changed, 0 added, 0 dropped$" out &&
 	test_grep "^    + Link: https://lore.kernel.org/r/lru-v3-2@example.org (was lru-v2-2@example.org)$" out &&
 	test_grep "^    + Signed-off-by: Andrew Morton <akpm@linux-foundation.org> (the committer'"'"'s, last)$" out &&
-	test_grep "^  would write mm-page_alloc-protect-pcp-lists-with-a-spinlock.patch$" out
+	test_grep "^  1/2 mm/lru_gen: batch update counters on aging: carried from mm-lru_gen-batch-update-counters-on-aging.patch$" out &&
+	test_grep "^  1 later patch re-applied, 1 fixup kept, 0 left out$" out &&
+	test_grep "^  would write mm-page_alloc-protect-pcp-lists-with-a-spinlock.patch$" out &&
+	test_grep "^  would write $Q/series$" out &&
+	test_grep ! "would write $FIX" out
 '
 
 test_expect_success 'replace --quilt: v3 in v2s place, trailers carried, the -fix kept' '
@@ -105,6 +109,38 @@ test_expect_success 'quilt push -a applies the result on the base' '
 		echo "two, v3" >want && check_same want mm/pcp.c &&
 		test "$(tail -n1 mm/lru.c)" = fix
 	)
+'
+
+test_expect_success 'v4 has the fix: the -fix patch is obsolete, refused or left out' '
+	git checkout -q -b lru4 lru-v3~1 && echo fix >>mm/lru.c &&
+	git commit -q -a --amend --no-edit && git cherry-pick lru-v3 >/dev/null &&
+	mm_mail lru 4 mm-unstable..lru4 >"$TRASH/lru-v4.mbox" &&
+	git checkout -q mm-unstable &&
+	respin import lru "$TRASH/lru-v4.mbox" --base mm-unstable >/dev/null 2>&1 &&
+	rm -rf "$TRASH/q-v3" && cp -r "$Q" "$TRASH/q-v3" &&
+	test_expect_code 128 respin replace lru --quilt "$Q" --base mm-unstable --source "$TRASH/lru-v4.mbox" 2>err &&
+	cat err &&
+	test_grep "mm-lru_gen-batch-update-counters-on-aging-fix" err &&
+	test_grep "drop-obsolete" err &&
+	diff -r "$TRASH/q-v3" "$Q" &&
+	respin replace lru --quilt "$Q" --base mm-unstable --source "$TRASH/lru-v4.mbox" --drop-obsolete >out &&
+	cat out &&
+	test_grep "^  removed $FIX (obsolete)$" out &&
+	test_grep ! "$FIX" "$Q/series" &&
+	test_path_is_missing "$Q/$FIX" &&
+	rm -rf ../qw4 && git worktree add -q ../qw4 mm-unstable --detach &&
+	(
+		cd ../qw4 &&
+		QUILT_PATCHES="$Q" quilt push -a >push.out &&
+		test "$(grep -c "^fix\$" mm/lru.c)" = 1
+	)
+'
+
+test_expect_success 'replace --quilt: no series file, a branch and a stack' '
+	test_expect_code 128 respin replace lru --quilt "$TRASH/nowhere" --base mm-unstable 2>err &&
+	test_grep "nowhere/series" err &&
+	test_expect_code 129 respin replace lru --quilt "$Q" --in mmu 2>err &&
+	test_grep "not both" err
 '
 
 test_done
