@@ -77,6 +77,19 @@ out:
 	return r;
 }
 
+/* DIR/.NAME.respin-new: where NAME is written before it is renamed. */
+static void temp_name(struct strbuf *path, const char *dir, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	strbuf_setlen(path, 0);
+	if (slash)
+		strbuf_addf(path, "%s/%.*s.%s.respin-new", dir,
+			    (int)(slash - name + 1), name, slash + 1);
+	else
+		strbuf_addf(path, "%s/.%s.respin-new", dir, name);
+}
+
 static int named(char ***put, size_t nr, const char *name)
 {
 	size_t i, k;
@@ -115,15 +128,31 @@ int quilt_rewrite(git_repository *repo, struct quilt_stack *q,
 			strbuf_addf(&series, "%s\n", put[i][k]);
 		i++;
 	}
-	/* the new files, each whole */
+	/* the new files, each whole, beside their names first */
 	for (k = 0; k < nr_write && !r; k++) {
 		strbuf_setlen(&text, 0);
-		strbuf_setlen(&path, 0);
-		strbuf_addf(&path, "%s/%s", q->dir, write[k].name);
+		temp_name(&path, q->dir, write[k].name);
 		r = quilt_format(repo, &write[k].commit, &text);
 		if (!r)
 			r = write_file_atomic(path.buf, NULL, text.buf,
 					      text.len, 0666);
+	}
+	if (r < 0) {
+		for (i = 0; i < k; i++) {
+			temp_name(&path, q->dir, write[i].name);
+			unlink(path.buf);
+		}
+		goto out;
+	}
+	for (k = 0; k < nr_write && !r; k++) {
+		struct strbuf to = STRBUF_INIT;
+
+		temp_name(&path, q->dir, write[k].name);
+		strbuf_addf(&to, "%s/%s", q->dir, write[k].name);
+		if (rename(path.buf, to.buf) < 0)
+			r = error_errno("cannot rename %s to %s (the series "
+					"file is as it was)", path.buf, to.buf);
+		strbuf_release(&to);
 	}
 	if (!r) {
 		strbuf_setlen(&path, 0);
@@ -140,6 +169,7 @@ int quilt_rewrite(git_repository *repo, struct quilt_stack *q,
 		if (unlink(path.buf) < 0 && errno != ENOENT)
 			r = error_errno("cannot remove %s", path.buf);
 	}
+out:
 	strbuf_release(&series);
 	strbuf_release(&text);
 	strbuf_release(&path);

@@ -48,6 +48,20 @@ test_expect_success 'tree --quilt: a patch that does not apply is named' '
 	test_grep "does not apply" err
 '
 
+test_expect_success 'tree --quilt: akpm'"'"'s diff form; a patch file of no headers' '
+	test_grep "^--- a/mm/lru.c~mm-lru_gen-batch-update-counters-on-aging-fix\$" "$Q/$FIX" &&
+	test_grep "^+++ a/mm/lru.c\$" "$Q/$FIX" &&
+	test_grep ! "^diff --git" "$Q/$FIX" &&
+	rm -rf "$TRASH/plain" && cp -r "$Q" "$TRASH/plain" &&
+	printf "%s\n" "mm: a patch of no headers" "" "Signed-off-by: O Ther <other@example.org>" \
+		"---" "--- /dev/null" "+++ a/mm/plain.c" "@@ -0,0 +1 @@" "+plain" >"$TRASH/plain/plain.patch" &&
+	echo plain.patch >>"$TRASH/plain/series" &&
+	respin tree --quilt "$TRASH/plain" --base mm-unstable -v >out &&
+	cat out &&
+	test_grep "^    plain.patch mm: a patch of no headers$" out &&
+	test_grep "7 patches above .*, 3 patches match none$" out
+'
+
 test_expect_success 'replace --quilt --dry-run: what it would carry; nothing written' '
 	respin import lru "$TRASH/lru-v3.mbox" --base mm-unstable >/dev/null 2>&1 &&
 	rm -rf "$TRASH/q-before" && cp -r "$Q" "$TRASH/q-before" &&
