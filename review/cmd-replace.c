@@ -10,6 +10,7 @@
  * the branch moved only when all of it succeeded.
  */
 #include "review/replacetags.h"
+#include "series/quiltreplace.h"
 #include "series/replace.h"
 #include "patches/subject.h"
 #include "tools/builtin.h"
@@ -26,6 +27,7 @@
 static const char *const usage[] = {
 	"respin replace <name> --in <branch> [--version <n>] [--base <ref>]",
 	"               [--source <mail>] [--drop-obsolete] [--dry-run]",
+	"   or: respin replace <name> --quilt <dir> [--base <ref>] ...",
 	NULL
 };
 
@@ -80,8 +82,16 @@ static void say_changes(const struct series_version *a,
 }
 
 /* What the new patch i took from the old commit, and what it added. */
+/* A commit of the scan: its patch file in a quilt stack, else its id. */
+static const char *label(const struct quilt_stack *q, const git_oid *oid)
+{
+	const struct quilt_patch *p = q ? quilt_find(q, oid) : NULL;
+
+	return p ? p->name : oid_short(oid, 12);
+}
+
 static void say_carried(const struct replace_run *rr, size_t i,
-			struct strbuf *out)
+			struct strbuf *out, const struct quilt_stack *q)
 {
 	const struct carry_commit *c = &rr->p.carried[i];
 	size_t k;
@@ -91,7 +101,7 @@ static void say_carried(const struct replace_run *rr, size_t i,
 	if (git_oid_is_zero(&c->from))
 		strbuf_addstr(out, "nothing to carry\n");
 	else
-		strbuf_addf(out, "carried from %s%s\n", oid_short(&c->from, 12),
+		strbuf_addf(out, "carried from %s%s\n", label(q, &c->from),
 			    c->no_predecessor ? " (a new patch: the series' "
 			    "first commit's)" : "");
 	for (k = 0; k < c->nr; k++)
@@ -103,7 +113,8 @@ static void say_carried(const struct replace_run *rr, size_t i,
 }
 
 static void print_plan(const struct replace_run *rr,
-		       const struct replace_request *rq)
+		       const struct replace_request *rq,
+		       const struct quilt_stack *q)
 {
 	const struct replace_plan *p = &rr->p;
 	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
@@ -114,9 +125,9 @@ static void print_plan(const struct replace_run *rr,
 		    rq->dry_run ? " (dry run)" : "");
 	say_changes(rr->f->v, rr->to, &out);
 	for (i = 0; i < p->nr_carried; i++)
-		say_carried(rr, i, &out);
-	strbuf_addf(&out, "  %zu later commit%s re-applied", p->kept,
-		    p->kept == 1 ? "" : "s");
+		say_carried(rr, i, &out, q);
+	strbuf_addf(&out, "  %zu later %s%s re-applied", p->kept,
+		    q ? "patch" : "commit", p->kept == 1 ? "" : q ? "es" : "s");
 	if (p->kept_fixups || p->dropped_fixups)
 		strbuf_addf(&out, ", %zu fixup%s kept, %zu left out",
 			    p->kept_fixups, p->kept_fixups == 1 ? "" : "s",
@@ -125,7 +136,7 @@ static void print_plan(const struct replace_run *rr,
 	for (i = 0; i < rr->t.nr; i++)
 		if (p->left_out[i])
 			strbuf_addf(&out, "  left out %s %s (obsolete)\n",
-				    oid_short(&rr->t.commits[i].oid, 12),
+				    label(q, &rr->t.commits[i].oid),
 				    rr->t.commits[i].subject);
 	strbuf_addf(&out, "  the trees from %s on changed: respin check "
 		    "%s@v%d checks it (stored results are reused)\n",
@@ -142,11 +153,15 @@ static void print_plan(const struct replace_run *rr,
 int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 {
 	struct replace_request rq = { 0 };
-	const char *source = NULL;
+	const char *source = NULL, *quilt = NULL;
+	struct quilt_replace qr = { 0 };
 	int exit_code, n, r;
 	struct option opts[] = {
 		OPT_STRING(0, "in", &rq.branch, "branch",
 			   "the integration branch (e.g. mm-unstable)"),
+		OPT_STRING(0, "quilt", &quilt, "dir",
+			   "a quilt stack (DIR/series and its patches) on "
+			   "--base (default HEAD) instead of a branch"),
 		OPT_INT(0, "version", &rq.version, "n",
 			"the version to put in (default: the latest)"),
 		OPT_STRING(0, "base", &rq.base, "ref",
@@ -168,13 +183,20 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 	if (n != 1)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give NAME");
-	if (!rq.branch)
-		return command_usage_error(opts, usage, "in which branch? give "
-					   "--in BRANCH");
+	if (!rq.branch == !quilt)
+		return command_usage_error(opts, usage, quilt ? "--in BRANCH "
+					   "or --quilt DIR, not both" : "in "
+					   "which branch? give --in BRANCH "
+					   "(or --quilt DIR)");
 	rq.name = argv[0];
 	rq.given = replace_given_tags;
 	rq.given_data = (void *)source;
-	r = replace_run(ctx->repo, &rq, &rr);
+	if (quilt) {
+		rq.branch = quilt;
+		r = quilt_replace_run(ctx->repo, &rq, quilt, &rr, &qr);
+	} else {
+		r = replace_run(ctx->repo, &rq, &rr);
+	}
 	if (rr.notes.len)
 		fputs(rr.notes.buf, stderr);
 	if (r < 0)
@@ -183,7 +205,10 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 		printf("%s: %s v%d is in it already; nothing to do\n",
 		       rq.branch, rr.f->s.name, rr.to->number);
 	else
-		print_plan(&rr, &rq);
+		print_plan(&rr, &rq, quilt ? &qr.q : NULL);
+	if (r >= 0 && qr.report.len)
+		fputs(qr.report.buf, stdout);
 	replace_run_release(&rr);
+	quilt_replace_release(&qr);
 	return r;
 }

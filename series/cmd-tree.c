@@ -6,6 +6,7 @@
  * version, by what evidence, which patches are missing or changed, the
  * fixups after them, and whether a newer version is known.
  */
+#include "series/quilt.h"
 #include "series/treemail.h"
 #include "series/treescan.h"
 #include "tools/builtin.h"
@@ -21,6 +22,7 @@
 
 static const char *const usage[] = {
 	"respin tree <branch> [--base <ref>] [--max <n>] [--source <source>] [-v] [--json]",
+	"respin tree --quilt <dir> [--base <ref>] [--source <source>] [-v] [--json]",
 	NULL
 };
 
@@ -47,17 +49,27 @@ static void evidence_counts(const struct tree_found *f, struct strbuf *out)
 	}
 }
 
-static void print_text(const struct tree_scan *t, const int *on_list,
-		       int verbose)
+/* Commit i of the scan: its patch file in a quilt stack, else its id. */
+static const char *label(const struct tree_scan *t, const char *const *names,
+			 size_t i)
 {
+	return names ? names[i] : oid_short(&t->commits[i].oid, 12);
+}
+
+static void print_text(const struct tree_scan *t, const int *on_list,
+		       int verbose, const char *const *names)
+{
+	const char *what = names ? "patch" : "commit",
+		   *whats = names ? "patches" : "commits";
+
 	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
 	size_t i, k, pi;
 
-	strbuf_addf(&out, "%s: %zu commit%s above %s, %zu tracked series in "
-		    "it, %zu commit%s match none\n", t->branch, t->nr,
-		    t->nr == 1 ? "" : "s", t->have_base ?
+	strbuf_addf(&out, "%s: %zu %s above %s, %zu tracked series in "
+		    "it, %zu %s match none\n", t->branch, t->nr,
+		    t->nr == 1 ? what : whats, t->have_base ?
 		    oid_short(&t->base, 12) : "the root", t->nr_found,
-		    t->nr_unmatched, t->nr_unmatched == 1 ? "" : "s");
+		    t->nr_unmatched, t->nr_unmatched == 1 ? what : whats);
 	for (k = 0; k < t->nr_found; k++) {
 		const struct tree_found *f = &t->found[k];
 		const struct series_version *v = f->v;
@@ -78,9 +90,8 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 			strbuf_addf(&out, "; v%d is known", f->newest);
 		if (on_list && on_list[k] > v->number && on_list[k] > f->newest)
 			strbuf_addf(&out, "; v%d is on the list", on_list[k]);
-		strbuf_addf(&out, "\n    %s..%s\n",
-			    oid_short(&t->commits[f->first].oid, 12),
-			    oid_short(&t->commits[f->last].oid, 12));
+		strbuf_addf(&out, "\n    %s..", label(t, names, f->first));
+		strbuf_addf(&out, "%s\n", label(t, names, f->last));
 		for (pi = 0; pi < v->nr_patches; pi++) {
 			if (!f->at[pi]) {
 				strbuf_addf(&out, "    %zu/%zu missing      %s\n",
@@ -91,7 +102,7 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 			}
 			strbuf_addf(&out, "    %zu/%zu %s %s (%s%s)\n", pi + 1,
 				    v->nr_patches,
-				    oid_short(&t->commits[f->at[pi] - 1].oid, 12),
+				    label(t, names, f->at[pi] - 1),
 				    t->commits[f->at[pi] - 1].subject,
 				    tree_evidence_name(f->evidence[pi]),
 				    f->evidence[pi] & TREE_BY_PATCH_ID ? "" :
@@ -100,7 +111,7 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 		for (i = 0; i < t->nr; i++)
 			if (t->commits[i].fixup && t->commits[i].found == (int)k)
 				strbuf_addf(&out, "    fix %s %s (fixes %zu/%zu)\n",
-					    oid_short(&t->commits[i].oid, 12),
+					    label(t, names, i),
 					    t->commits[i].subject,
 					    t->commits[i].patch + 1,
 					    v->nr_patches);
@@ -110,7 +121,7 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 		for (i = 0; i < t->nr; i++)
 			if (t->commits[i].found < 0)
 				strbuf_addf(&out, "    %s %s\n",
-					    oid_short(&t->commits[i].oid, 12),
+					    label(t, names, i),
 					    t->commits[i].subject);
 	}
 	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
@@ -119,7 +130,8 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 	strbuf_release(&safe);
 }
 
-static void print_json(const struct tree_scan *t, const int *on_list)
+static void print_json(const struct tree_scan *t, const int *on_list,
+		       const char *const *names)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct json j;
@@ -166,6 +178,13 @@ static void print_json(const struct tree_scan *t, const int *on_list)
 				json_string(&j, oid_short(&t->commits[f->at[pi] - 1].oid, 40));
 			else
 				json_null(&j);
+			if (names) {
+				json_key(&j, "patch");
+				if (f->at[pi])
+					json_string(&j, names[f->at[pi] - 1]);
+				else
+					json_null(&j);
+			}
 			json_key(&j, "evidence");
 			json_array_begin(&j);
 			if (f->evidence[pi] & TREE_BY_PATCH_ID)
@@ -189,6 +208,8 @@ static void print_json(const struct tree_scan *t, const int *on_list)
 			json_object_begin(&j);
 			json_string_member(&j, "commit", oid_short(&t->commits[i].oid, 40));
 			json_string_member(&j, "subject", t->commits[i].subject);
+			if (names)
+				json_string_member(&j, "patch", names[i]);
 			json_int_member(&j, "fixes", (int64_t)t->commits[i].patch + 1);
 			json_object_end(&j);
 		}
@@ -204,6 +225,8 @@ static void print_json(const struct tree_scan *t, const int *on_list)
 		json_object_begin(&j);
 		json_string_member(&j, "commit", oid_short(&t->commits[i].oid, 40));
 		json_string_member(&j, "subject", t->commits[i].subject);
+		if (names)
+			json_string_member(&j, "patch", names[i]);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
@@ -214,7 +237,9 @@ static void print_json(const struct tree_scan *t, const int *on_list)
 
 int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 {
-	const char *base = NULL, *source = NULL;
+	const char *base = NULL, *source = NULL, *quilt = NULL;
+	const char **names = NULL;
+	struct quilt_stack q = { 0 };
 	int *on_list = NULL;
 	int max = DEFAULT_MAX, json = 0, verbose = 0, exit_code, n, r;
 	struct option opts[] = {
@@ -226,6 +251,9 @@ int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 		OPT_STRING(0, "source", &source, "source",
 			   "look for newer versions in this mail too (an mbox, "
 			   "maildir, lore:MSGID, notmuch:QUERY)"),
+		OPT_STRING(0, "quilt", &quilt, "dir",
+			   "a quilt stack (DIR/series and its patches) on "
+			   "--base (default HEAD) instead of a branch"),
 		OPT_BOOL('v', "verbose", &verbose, "list the untracked commits"),
 		OPT_BOOL(0, "json", &json, "as JSON"),
 		OPT_END()
@@ -235,16 +263,24 @@ int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
 		return exit_code;
-	if (n != 1)
-		return command_usage_error(opts, usage, n ? "too many arguments"
-					   : "which branch? give BRANCH "
-					   "(e.g. mm-unstable)");
+	if (n != (quilt ? 0 : 1))
+		return command_usage_error(opts, usage, quilt ? "--quilt DIR "
+					   "or a branch, not both" : n ?
+					   "too many arguments" : "which "
+					   "branch? give BRANCH (e.g. "
+					   "mm-unstable) or --quilt DIR");
 	if (max < 1)
 		return command_usage_error(opts, usage, "--max wants a count "
 					   "of at least 1");
-	r = tree_scan(ctx->repo, argv[0], base, (size_t)max, &t);
+	if (quilt) {
+		r = quilt_scan(ctx->repo, quilt, base, &q, &t);
+		names = quilt_scan_names(&q, &t);
+	} else {
+		r = tree_scan(ctx->repo, argv[0], base, (size_t)max, &t);
+	}
 	if (r < 0) {
 		tree_scan_release(&t);
+		quilt_stack_release(&q);
 		return error_report(r);
 	}
 	if (source) {
@@ -252,15 +288,19 @@ int cmd_tree(int argc, const char **argv, struct command_context *ctx)
 		r = tree_mail_newest(ctx->repo, &t, source, on_list);
 		if (r < 0) {
 			free(on_list);
+			free(names);
 			tree_scan_release(&t);
+			quilt_stack_release(&q);
 			return error_report(r);
 		}
 	}
 	if (json)
-		print_json(&t, on_list);
+		print_json(&t, on_list, names);
 	else
-		print_text(&t, on_list, verbose);
+		print_text(&t, on_list, verbose, names);
 	free(on_list);
+	free(names);
 	tree_scan_release(&t);
+	quilt_stack_release(&q);
 	return 0;
 }

@@ -302,6 +302,39 @@ static int pick_version(struct replace_run *rr,
 	return 0;
 }
 
+int replace_run_scanned(git_repository *repo,
+			const struct replace_request *rq,
+			struct replace_run *rr)
+{
+	int r;
+
+	rr->f = tree_scan_find(&rr->t, rq->name);
+	if (!rr->f)
+		return error("%s is not in %s (respin tree %s shows what is)",
+			     rq->name, rq->branch, rq->branch);
+	r = pick_version(rr, rq);
+	if (r < 0 || rr->to->number == rr->f->v->number)
+		return r;
+	rr->given = xcalloc(rr->to->nr_patches + 1, sizeof(*rr->given));
+	if (rq->given)
+		r = rq->given(repo, (struct series *)&rr->f->s, rr->to,
+			      rq->given_data, rr->given, &rr->notes);
+	if (r < 0)
+		return r;
+	r = replace_make(repo, &rr->t, rr->f, rr->to, rr->given,
+			 rq->drop_obsolete, &rr->p);
+	if (r == 1)
+		r = plan_failed(rr, rq->branch);
+	return r;
+}
+
+void replace_run_init(struct replace_run *rr)
+{
+	memset(rr, 0, sizeof(*rr));
+	replace_plan_init(&rr->p);
+	strbuf_init(&rr->notes, 0);
+}
+
 int replace_run(git_repository *repo, const struct replace_request *rq,
 		struct replace_run *rr)
 {
@@ -309,9 +342,7 @@ int replace_run(git_repository *repo, const struct replace_request *rq,
 	git_reference *ref = NULL;
 	int r;
 
-	memset(rr, 0, sizeof(*rr));
-	replace_plan_init(&rr->p);
-	strbuf_init(&rr->notes, 0);
+	replace_run_init(rr);
 	r = branch_ref(repo, rq->branch, &ref);
 	if (!r)
 		r = branch_use_find(repo, git_reference_name(ref), &use);
@@ -322,26 +353,8 @@ int replace_run(git_repository *repo, const struct replace_request *rq,
 			      &rr->t);
 	if (r < 0)
 		goto out;
-	rr->f = tree_scan_find(&rr->t, rq->name);
-	if (!rr->f) {
-		r = error("%s is not in %s (respin tree %s shows what is)",
-			  rq->name, rq->branch, rq->branch);
-		goto out;
-	}
-	r = pick_version(rr, rq);
-	if (r < 0 || rr->to->number == rr->f->v->number)
-		goto out;
-	rr->given = xcalloc(rr->to->nr_patches + 1, sizeof(*rr->given));
-	if (rq->given)
-		r = rq->given(repo, (struct series *)&rr->f->s, rr->to,
-			      rq->given_data, rr->given, &rr->notes);
-	if (r < 0)
-		goto out;
-	r = replace_make(repo, &rr->t, rr->f, rr->to, rr->given,
-			 rq->drop_obsolete, &rr->p);
-	if (r == 1)
-		r = plan_failed(rr, rq->branch);
-	if (!r && !rq->dry_run)
+	r = replace_run_scanned(repo, rq, rr);
+	if (!r && !rq->dry_run && rr->to->number != rr->f->v->number)
 		r = move_branch(repo, rr, ref, &use, rq->branch);
 out:
 	git_reference_free(ref);

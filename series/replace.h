@@ -92,4 +92,14 @@ int replace_run(git_repository *repo, const struct replace_request *rq,
 		struct replace_run *rr);
 void replace_run_release(struct replace_run *rr);
 
+/*
+ * The same on rr->t scanned already (a quilt stack's chain, rr set up
+ * by replace_run_init()): finds the series, makes the new history;
+ * nothing moved.  rq->branch names what was scanned in messages.
+ */
+void replace_run_init(struct replace_run *rr);
+int replace_run_scanned(git_repository *repo,
+			const struct replace_request *rq,
+			struct replace_run *rr);
+
 #endif

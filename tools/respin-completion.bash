@@ -82,6 +82,9 @@ __respin_complete_words()
 	-o|--output|--file|--mbox|--source)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	--quilt)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
 	--in|--base|--onto|--tip|--branch)
 		COMPREPLY=($(compgen -W "$(git for-each-ref \
 			--format='%(refname:short)' refs/heads/ 2>/dev/null)" \

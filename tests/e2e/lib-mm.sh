@@ -139,3 +139,25 @@ Signed-off-by: $AKPM" &&
 	mm_ci misc/b.c two "misc: two of no series" &&
 	git checkout -q mm-unstable
 }
+
+# mm_quilt RANGE DIR: the commits of RANGE as akpm keeps them in quilt:
+# DIR/series (comments first, then one file name a line) and a patch
+# file each, named from its title as the mm tree names it (lower case,
+# runs of characters other than letters, digits and '_' become '-';
+# ".patch"), holding From:, Subject:, Date:, the message, "---", the
+# diffstat and the diff in akpm's form ("--- a/f.c~NAME", "+++ a/f.c",
+# no "diff --git" or "index" lines).
+mm_quilt() {
+	mkdir -p "$2" &&
+	printf '%s\n' "# mm-unstable, as quilt keeps it" "#NEXT_PATCHES_START mm-unstable" >"$2/series" &&
+	for _c in $(git rev-list --reverse "$1"); do
+		_n=$(git log -1 --format=%s "$_c" | perl -ne 'chomp; $_ = lc; s/[^a-z0-9_]+/-/g; s/^-+|-+$//g; print') &&
+		{ git log -1 --format="From: %an <%ae>%nSubject: %s%nDate: %aD%n%n%b" "$_c" | git stripspace &&
+		  printf -- '---\n\n' && git diff --stat "$_c^" "$_c" && echo &&
+		  git diff "$_c^" "$_c" | perl -ne '
+			next if /^(diff --git|index |new file mode|deleted file mode)/;
+			s{^--- (a/\S+)$}{--- $1~'"$_n"'}; s{^\+\+\+ b/}{+++ a/}; print'; } >"$2/$_n.patch" &&
+		echo "$_n.patch" >>"$2/series" || return 1
+	done &&
+	echo "#NEXT_PATCHES_END" >>"$2/series"
+}

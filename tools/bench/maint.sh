@@ -7,6 +7,13 @@
 # carried trailers written by git interpret-trailers, then git rebase
 # --onto for every later commit.  Both must give the same tree.
 # Goal: <= 1x.
+#
+# Then the same replace on the same 5,000 patches kept as a quilt stack
+# (a series file and akpm-named patch files): respin replace --quilt
+# against the scripted equivalent, the new patch files written with the
+# carried trailers (git interpret-trailers), the series file edited
+# (sed) and quilt push -a run on a fresh checkout of the base (quilt has
+# no dry run; this is the check that the stack applies).
 set -eu
 . "$(dirname "$0")/lib.sh"
 bench_init maint
@@ -87,6 +94,7 @@ for v in 1 2; do
 done
 cat "$tmp/v1.mbox" "$tmp/v2.mbox" >"$tmp/all.mbox"
 commits=$(git rev-list --count base..integ)
+git branch -q orig integ
 
 # the scripted equivalent: the new patches with the carried trailers,
 # then every later commit rebased onto them
@@ -120,3 +128,55 @@ replace=$(( $(ms) - s ))
 	{ echo "maint: the Links were not carried" >&2; exit 1; }
 
 echo "maint: replace of a $NP-patch series in $commits commits, its trailers carried: respin replace $replace ms, git rebase --onto + interpret-trailers $script ms ($(awk "BEGIN { printf \"%.2f\", $replace / $script }")x, goal <= 1x)"
+
+# the quilt stack: base..orig as akpm keeps it
+git format-patch -q -k --no-signature -o "$tmp/q" base..orig
+(
+	cd "$tmp/q"
+	for f in [0-9][0-9][0-9][0-9]-*.patch; do
+		echo "${f#[0-9][0-9][0-9][0-9]-}"
+	done >series
+	for f in [0-9][0-9][0-9][0-9]-*.patch; do
+		mv "$f" "${f#[0-9][0-9][0-9][0-9]-}"
+	done
+)
+cp -r "$tmp/q" "$tmp/q2"
+
+# the scripted equivalent: each new patch file with the carried
+# trailers, the series file edited, the stack pushed on the base
+s=$(ms)
+k=0
+for c in $(git rev-list --reverse base..v2); do
+	k=$((k + 1))
+	name=$(git log -1 --format=%f "$c").patch
+	old=$(grep -n "^$name\$" "$tmp/q2/series" | cut -d: -f1)
+	{
+		git log -1 --format="From: %an <%ae>%nSubject: %s%nDate: %aD%n" "$c"
+		git log -1 --format=%b "$c" | git interpret-trailers \
+			--trailer "Link: https://lkml.kernel.org/r/s-v2-$k@example.org" \
+			--trailer "Cc: Wei Xu <weixugc@google.com>" \
+			--trailer "Cc: Yu Zhao <yuzhao@google.com>" \
+			--trailer "Signed-off-by: Andrew Morton <akpm@linux-foundation.org>"
+		printf -- '---\n\n'
+		git diff --stat "$c^" "$c"
+		echo
+		git diff "$c^" "$c"
+	} >"$tmp/q2/$name.new"
+	mv "$tmp/q2/$name.new" "$tmp/q2/$name"
+	sed -i "${old}s/.*/$name/" "$tmp/q2/series"
+done
+git worktree add -q --detach "$tmp/qw" base
+(cd "$tmp/qw" && QUILT_PATCHES="$tmp/q2" quilt push -a -q >/dev/null)
+qscript=$(( $(ms) - s ))
+
+s=$(ms)
+"$respin" replace s --quilt "$tmp/q" --base base --source "$tmp/all.mbox" >"$tmp/qreplace"
+qreplace=$(( $(ms) - s ))
+cmp -s "$tmp/q/series" "$tmp/q2/series" ||
+	{ echo "maint: replace --quilt gave another series file than the script" >&2; exit 1; }
+[ "$(cat "$tmp"/q/mm-lru_gen-step-*.patch | grep -c '^Link: https://lkml.kernel.org/r/s-v2-')" = "$NP" ] &&
+grep -q "changed in v2" "$tmp/q/mm-lru_gen-step-5-of-the-series.patch" ||
+	{ echo "maint: replace --quilt did not put v2 in" >&2; exit 1; }
+git worktree remove --force "$tmp/qw"
+
+echo "maint: replace of a $NP-patch series in a quilt stack of $commits patches, its trailers carried: respin replace --quilt $qreplace ms, new patch files + interpret-trailers + series edit + quilt push -a $qscript ms ($(awk "BEGIN { printf \"%.2f\", $qreplace / $qscript }")x, goal <= 1x)"
