@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "patches/patchmail.h"
+#include "patches/diffnorm.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
@@ -203,6 +204,9 @@ static int diff_start_at(const char *p, const char *end)
 
 	if (starts(p, end, "diff --git ") || starts(p, end, "Index: "))
 		return 1;
+	/* "diff -up a/x b/x" over "--- a/x" over "+++ b/x" */
+	if (starts(p, end, "diff -") && !starts(p, end, "diff --git"))
+		p = line_next(p, end);
 	if (!starts(p, end, "--- ") || line_is(p, end, "---"))
 		return 0;
 	n = line_next(p, end);
@@ -478,6 +482,7 @@ void patchmail_init(struct patchmail *pm)
 void patchmail_release(struct patchmail *pm)
 {
 	trailer_list_release(&pm->trailers);
+	free(pm->diff_buf);
 	patchmail_init(pm);
 }
 
@@ -517,6 +522,17 @@ int patchmail_split(struct patchmail *pm, const char *body, size_t len,
 			return -1;
 		pm->diff.p = d;
 		pm->diff.len = de - d;
+		pm->raw_diff = pm->diff;
+		{
+			struct strbuf sb = STRBUF_INIT;
+
+			if (diff_normalize(d, de - d, &sb)) {
+				pm->diff.len = sb.len;
+				pm->diff_buf = strbuf_detach(&sb, NULL);
+				pm->diff.p = pm->diff_buf;
+			}
+			strbuf_release(&sb);
+		}
 		for (p = de; p < end; p = line_next(p, end))
 			if (sig_line(p, end, 1)) {
 				sig = p;

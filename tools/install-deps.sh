@@ -9,7 +9,7 @@ libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libjson-c-dev libnotmuch-dev notm
 public-inbox xz-utils cpio bc flex bison libelf-dev libssl-dev libcap-dev
 qemu-system-x86 man-db hyperfine time libc6-dev gzip chromium fonts-dejavu-core
 python3 clang libclang-rt-14-dev git-email libmailtools-perl slurm-wlm munge
-sparse coccinelle lowdown stress-ng fio libnuma-dev rsync"
+sparse coccinelle lowdown stress-ng fio libnuma-dev rsync quilt"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
