@@ -150,6 +150,14 @@ int diff_normalize(const char *p, size_t len, struct strbuf *out)
 			git_header = 0;
 		} else if (has(p, n, "diff --git ")) {
 			git_header = 1;
+		} else if (git_header && has(p, n, "dissimilarity index ")) {
+			/*
+			 * git diff -B's rewrite mark, which libgit2 refuses;
+			 * git show leaves it out of the same change
+			 */
+			changed = 1;
+			p = n;
+			continue;
 		} else if (!git_header &&
 			   (has(p, n, "Index: ") || has(p, n, "====") ||
 			    has(p, n, "diff "))) {

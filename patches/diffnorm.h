@@ -16,7 +16,9 @@ struct strbuf;
  *   component stripped (as `git apply -p1`) and no timestamps;
  *   /dev/null on one side makes a new or a deleted file (mode 100644);
  * - a blank line inside a hunk (a mailer stripped the leading space) is
- *   a context line.
+ *   a context line;
+ * - git diff -B's "dissimilarity index" line, which libgit2 refuses, is
+ *   left out (as git show leaves it out of the same change).
  *
  * The diff is [p, p + len), whole lines as patchmail_split() delimits
  * it.  Returns 1 with the rewritten diff appended to out, 0 when the

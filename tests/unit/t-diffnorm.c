@@ -149,6 +149,26 @@ int main(void)
 	ok(diff_normalize(git_mod, strlen(git_mod), &sb) == 1 &&
 	   strstr(sb.buf, " g\n \ndiff --git a/mm/y.c") != NULL,
 	   "a blank line in a hunk is a context line");
+	strbuf_reset(&sb);
+	{
+		static const char rewrite[] =
+			"diff --git a/mm/w.c b/mm/w.c\n"
+			"dissimilarity index 93%\n"
+			"index 1111111..2222222 100644\n"
+			"--- a/mm/w.c\n"
+			"+++ b/mm/w.c\n"
+			"@@ -1,2 +1,2 @@\n"
+			"-old one\n"
+			"-old two\n"
+			"+new one\n"
+			"+new two\n";
+		git_oid id;
+
+		ok(diff_normalize(rewrite, strlen(rewrite), &sb) == 1 &&
+		   !strstr(sb.buf, "dissimilarity") &&
+		   !patch_id(sb.buf, sb.len, &id),
+		   "a rewrite (git diff -B) is read, its dissimilarity line left out");
+	}
 	strbuf_release(&sb);
 	same_change("quilt", quilt);
 	same_change("diff -up, -urN, plain", diff_up);
