@@ -599,6 +599,7 @@ static void make_series(struct mailset *ms, long *parent)
 		}
 		s->nr = n;
 		s->title = xstrdup(ms->versions[s->versions[n - 1]].title);
+		ms_fill_rerolls(ms, s);
 	}
 	/* gaps */
 	for (i = 0; i < ms->nr_versions; i++) {
