@@ -131,6 +131,47 @@ static long cover_parent(struct mailset *ms, const struct ms_msg *m)
 	return -1;
 }
 
+/*
+ * A cover letter whose subject lacks "0/N" ("[PATCH v2] mm: x", or no
+ * tag at all), found by its place in the thread: the first mail (no
+ * In-Reply-To, no References, no "Re:"), with patches "[PATCH vN k/N]"
+ * of its version as direct replies.  It becomes their version's cover.
+ */
+static void naked_covers(struct mailset *ms)
+{
+	size_t i;
+
+	for (i = 0; i < ms->nr_msgs; i++) {
+		const struct ms_msg *m = &ms->msgs[i];
+		struct ms_msg *c;
+		long p;
+
+		if (m->kind != MS_PATCH || !m->tags.has_counter ||
+		    m->tags.total < 2 || !m->irt)
+			continue;
+		p = mailset_find(ms, m->irt);
+		if (p < 0 || (size_t)p == i)
+			continue;
+		c = &ms->msgs[p];
+		if (c->bad || c->irt || c->nr_refs || c->tags.is_reply ||
+		    c->tags.has_counter || c->tags.out_of_range ||
+		    (c->kind != MS_PATCH && c->kind != MS_OTHER) ||
+		    (c->tags.is_patch && c->tags.version != m->tags.version) ||
+		    !*(c->tags.title ? c->tags.title : c->subject))
+			continue;
+		if (!c->tags.title)	/* no tag: the subject is the title */
+			c->tags.title = c->subject;
+		c->kind = MS_COVER;
+		c->tags.is_patch = 1;
+		c->tags.is_cover = 1;
+		c->tags.index = 0;
+		c->tags.total = m->tags.total;
+		c->tags.version = m->tags.version;
+		c->tags.has_version = m->tags.has_version;
+		c->tags.is_rfc |= m->tags.is_rfc;
+	}
+}
+
 void ms_classify(struct mailset *ms)
 {
 	size_t i;
@@ -147,6 +188,7 @@ void ms_classify(struct mailset *ms)
 		else
 			m->kind = MS_OTHER;
 	}
+	naked_covers(ms);
 	/*
 	 * A message in reply to a patch with that patch's own tags (a build
 	 * bot answering "[PATCH 1/2] x" under the same subject, without
