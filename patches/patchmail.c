@@ -89,6 +89,45 @@ int trailer_key_is_known(const char *key, size_t len)
 	return 0;
 }
 
+/*
+ * An address an HTML mailer made a link of, cleaned in place:
+ * "x@y.org<mailto:x@y.org>" -> "x@y.org" (the link after the same
+ * address), "<mailto:x@y.org>" -> "<x@y.org>".  A link to another
+ * address than the one before it is left as it is.
+ */
+static void unmailto(char *v)
+{
+	char *p = v, *gt, *a, *b;
+
+	while ((p = strchr(p, '<'))) {
+		size_t alen;
+
+		if (strncasecmp(p + 1, "mailto:", 7) ||
+		    !(gt = strchr(p + 8, '>'))) {
+			p++;
+			continue;
+		}
+		a = p + 8;
+		alen = gt - a;
+		for (b = p; b > v && b[-1] == ' '; b--)
+			;
+		if ((size_t)(b - v) >= alen && !strncasecmp(b - alen, a, alen)) {
+			p = b;
+			/*
+			 * "x@y.org<mailto:x@y.org>": the link goes
+			 * ("<x@y.org<mailto:x@y.org>>" keeps its outer >)
+			 */
+			memmove(p, gt + 1, strlen(gt + 1) + 1);
+		} else if (p == v || p[-1] == ' ') {
+			/* "<mailto:x@y.org>": the address stays */
+			memmove(p + 1, a, strlen(a) + 1);
+			p++;
+		} else {
+			p++;
+		}
+	}
+}
+
 void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 		      const char *value, size_t vlen)
 {
@@ -116,6 +155,8 @@ void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 	for (i = 0; i < vlen; i++)
 		if ((unsigned char)t->value[i] < 0x20 || t->value[i] == 0x7f)
 			t->value[i] = ' ';
+	if (strchr(t->value, '<'))
+		unmailto(t->value);
 }
 
 /* A "Key: value" line (patchmail.h). */

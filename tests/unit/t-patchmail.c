@@ -353,11 +353,44 @@ static void test_made_up(void)
 	patchmail_release(&pm);
 }
 
+/* Addresses an HTML mailer turned into links, cleaned before judged. */
+static void test_html_addresses(void)
+{
+	static const char *const cases[][2] = {
+		{ "Jane Doe <jane@example.com<mailto:jane@example.com>>",
+		  "Jane Doe <jane@example.com>" },
+		{ "Jane Doe <mailto:jane@example.com>",
+		  "Jane Doe <jane@example.com>" },
+		{ "jane@example.com<mailto:jane@example.com>",
+		  "jane@example.com" },
+		{ "Jane Doe <jane@example.com<MAILTO:jane@example.com>>",
+		  "Jane Doe <jane@example.com>" },
+		{ "Jane Doe <jane@example.com>", "Jane Doe <jane@example.com>" },
+		/* linuxppc-dev, June 2023, <CCFBB9B1-9B2E-4FF1-8025-6B40E01960DF@linux.ibm.com> */
+		{ "Sachin Sant <sachinp@linux.ibm.com <mailto:sachinp@linux.ibm.com>>",
+		  "Sachin Sant <sachinp@linux.ibm.com>" },
+		{ "A <a@x.org<mailto:b@y.org>>", "A <a@x.org<mailto:b@y.org>>" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trailer_list tl;
+
+		trailer_list_init(&tl);
+		trailer_list_add(&tl, "Reviewed-by", 11, cases[i][0],
+				 strlen(cases[i][0]));
+		is_str(tl.items[0].value, cases[i][1], "HTML debris: %s",
+		       cases[i][0]);
+		trailer_list_release(&tl);
+	}
+}
+
 int main(void)
 {
 	const char *data = test_data_dir();
 	size_t i;
 
+	test_html_addresses();
 	if (!mkdtemp(tmpdir)) {
 		ok(0, "mkdtemp: %s", strerror(errno));
 		return done_testing();
