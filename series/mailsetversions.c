@@ -188,6 +188,21 @@ void ms_classify(struct mailset *ms)
 		else
 			m->kind = MS_OTHER;
 	}
+	/*
+	 * "[PATCH 35/34]" in the thread of a 0/34 (its tag not read, the
+	 * scan noted it): kept apart, not a version of its own.
+	 */
+	for (i = 0; i < ms->nr_msgs; i++) {
+		struct ms_msg *m = &ms->msgs[i];
+		long p;
+
+		if (m->kind != MS_PATCH || !m->tags.out_of_range || !m->irt)
+			continue;
+		p = mailset_find(ms, m->irt);
+		if (p >= 0 && (size_t)p != i && !ms->msgs[p].tags.out_of_range &&
+		    (ms->msgs[p].kind == MS_PATCH || ms->msgs[p].kind == MS_COVER))
+			m->kind = MS_OTHER;
+	}
 	naked_covers(ms);
 	/*
 	 * A message in reply to a patch with that patch's own tags (a build

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A counter out of range inside another version's thread ("[PATCH
+# 35/34]" in reply to "[PATCH 0/34]", as linuxppc-dev had in Nov 2023)
+# is noted and kept apart: never a fake v1 of its own.
+. "$(dirname "$0")/lib.sh"
+
+cover() {
+	cat <<EOM
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: A U Thor <author@example.org>
+Subject: [PATCH v14 0/2] mm: two changes
+Date: Tue, 14 Nov 2023 22:13:19 +0000
+Message-Id: <c@example.org>
+
+Two changes.
+
+EOM
+}
+mk() {
+	PM_SUBJECT="[PATCH v14 $1] mm: change $2" patch_mail "$2" "$3" c@example.org
+}
+
+git init -q repo && cd repo && git commit -q --allow-empty -m init || exit 1
+
+test_expect_success '3/2 in the thread of 0/2: a note, no fake version' '
+	{ cover && mk 1/2 1 c1@example.org && mk 2/2 2 c2@example.org &&
+	  mk 3/2 3 c3@example.org; } >c.mbox &&
+	respin thread c.mbox >out 2>err &&
+	cat out err &&
+	test_grep "^\"mm: two changes\" by A U Thor <author@example.org>, 1 version\$" out &&
+	test_grep "^  v14 .* 2/2 patches + cover" out &&
+	! grep "^  v1 " out &&
+	test "$(grep -c "^\"" out)" = 1 &&
+	test_grep "note: message 4 <c3@example.org>: a version or a counter out of range" err
+'
+
+test_done
