@@ -172,6 +172,27 @@ static void naked_covers(struct mailset *ms)
 	}
 }
 
+/* A word of a tag saying the patch fixes up another ("07/23 fix"). */
+static int fixup_tag(const char *prefix)
+{
+	static const char *const words[] = {
+		"fix", "fixup", "fix-up", "fixed", "fixes", NULL,
+	};
+	const char *p = prefix;
+	int i;
+
+	while (p && *p) {
+		size_t n = strcspn(p, " ");
+
+		for (i = 0; words[i]; i++)
+			if (n == strlen(words[i]) && !strncasecmp(p, words[i], n))
+				return 1;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
 void ms_classify(struct mailset *ms)
 {
 	size_t i;
@@ -227,6 +248,19 @@ void ms_classify(struct mailset *ms)
 		    q->tags.title && m->tags.title &&
 		    !strcmp(q->tags.title, m->tags.title))
 			m->kind = MS_REPLY;
+		else if (!q->bad && q->tags.is_patch && !q->tags.is_reply &&
+			 q->tags.version == m->tags.version &&
+			 q->tags.index == m->tags.index &&
+			 q->tags.total == m->tags.total &&
+			 m->tags.has_counter && fixup_tag(m->tags.prefix)) {
+			/* "[PATCH v2 07/23 fix]": a reply to 07/23 */
+			m->kind = MS_REPLY;
+			ms_note_add(ms, (long)i, -1, -1, "message %zu <%s> "
+				    "(\"%s\") is a fixup of %d/%d <%s>, not "
+				    "%d/%d again", m->number, m->msgid,
+				    m->subject, q->tags.index, q->tags.total,
+				    q->msgid, q->tags.index, q->tags.total);
+		}
 	}
 }
 

@@ -35,4 +35,15 @@ test_expect_success '3/2 in the thread of 0/2: a note, no fake version' '
 	test_grep "note: message 4 <c3@example.org>: a version or a counter out of range" err
 '
 
+test_expect_success '"[PATCH v14 2/2 fix]" in reply to 2/2: a fixup of 2/2, not 2/2 again' '
+	{ cover && mk 1/2 1 c1@example.org && mk 2/2 2 c2@example.org &&
+	  PM_SUBJECT="[PATCH v14 2/2 fix] mm: change 2: fix" patch_mail 3 f2@example.org c2@example.org; } >f.mbox &&
+	respin thread f.mbox c1@example.org >out 2>err &&
+	cat out err &&
+	! grep "sent twice" err &&
+	test_grep "^  v14 .* 2/2 patches + cover, 1 reply  <c@example.org>\$" out &&
+	test_grep "^    2/2 mm: change 2  \[" out &&
+	test_grep "note: message 4 <f2@example.org> (\"\[PATCH v14 2/2 fix\] mm: change 2: fix\") is a fixup of 2/2 <c2@example.org>, not 2/2 again" err
+'
+
 test_done
