@@ -134,6 +134,9 @@ static enum link_refusal link_pair_ok(const struct mailset *ms,
 	if (kind >= LINK_TITLE && other_trees(ms, x, y))
 		return REFUSED_TREE;
 	if (vx->number == vy->number) {
+		/* two different "[PATCH]"es, one in reply to the other */
+		if (!strncmp(vx->key, "own ", 4) || !strncmp(vy->key, "own ", 4))
+			return REFUSED_NUMBER;
 		/*
 		 * a resend: the same title, all the same patches, or as
 		 * many patches again within two days; or a cover alone,

@@ -264,6 +264,23 @@ void ms_classify(struct mailset *ms)
 	}
 }
 
+/*
+ * Whether m, a patch without a counter, is another patch than the one
+ * without a counter already in v's slot (another title): two different
+ * "[PATCH]"es in one thread, not one sent twice.
+ */
+static int other_patch(const struct mailset *ms, const struct ms_version *v,
+		       const struct ms_msg *m)
+{
+	const struct ms_msg *q;
+
+	if (m->tags.has_counter || v->total != 1 || v->patches[0].msg < 0)
+		return 0;
+	q = &ms->msgs[v->patches[0].msg];
+	return !q->tags.has_counter && q->tags.title && m->tags.title &&
+	       strcmp(q->tags.title, m->tags.title);
+}
+
 void ms_make_versions(struct mailset *ms)
 {
 	struct strmap keys = STRMAP_INIT;
@@ -317,6 +334,12 @@ void ms_make_versions(struct mailset *ms)
 			/* not threaded at all: by author, version, count */
 			strbuf_addf(&key, "loose %s v%d/%d", m->from_addr,
 				    m->tags.version, m->tags.total);
+		}
+		if (strmap_get(&keys, key.buf, &vi) &&
+		    other_patch(ms, &ms->versions[vi], m)) {
+			/* "[PATCH] b" under "[PATCH] a": a version of its own */
+			strbuf_reset(&key);
+			strbuf_addf(&key, "own %s", m->msgid);
 		}
 		if (!strmap_get(&keys, key.buf, &vi)) {
 			vi = (size_t)version_new(ms, m, key.buf);

@@ -46,4 +46,14 @@ test_expect_success '"[PATCH v14 2/2 fix]" in reply to 2/2: a fixup of 2/2, not 
 	test_grep "note: message 4 <f2@example.org> (\"\[PATCH v14 2/2 fix\] mm: change 2: fix\") is a fixup of 2/2 <c2@example.org>, not 2/2 again" err
 '
 
+test_expect_success 'two different [PATCH]es of one author in one thread: both kept' '
+	{ PM_SUBJECT="[PATCH] mm: one thing" patch_mail 1 a@example.org &&
+	  PM_SUBJECT="[PATCH] mm: another thing" patch_mail 2 b@example.org a@example.org; } >two.mbox &&
+	respin thread two.mbox >out 2>err &&
+	cat out err &&
+	! grep "sent twice" err &&
+	test_grep "^\"mm: one thing\" by A U Thor" out &&
+	test_grep "^\"mm: another thing\" by A U Thor" out
+'
+
 test_done
