@@ -56,4 +56,16 @@ test_expect_success 'two different [PATCH]es of one author in one thread: both k
 	test_grep "^\"mm: another thing\" by A U Thor" out
 '
 
+test_expect_success 'a series continued by another sender stays one series' '
+	{ PM_SUBJECT="[PATCH v13] mm: a thing" patch_mail 1 v13@example.org &&
+	  PM_FROM="O Ther <other@example.net>" PM_SUBJECT="[PATCH v14] mm: a thing" \
+		patch_mail 2 v14@example.net v13@example.org; } >hand.mbox &&
+	respin thread hand.mbox >out 2>err &&
+	cat out err &&
+	test "$(grep -c "^\"" out)" = 1 &&
+	test_grep "^  v13 " out &&
+	test_grep "^  v14 " out &&
+	test_grep "note: v14 of \"mm: a thing\" was sent by other@example.net, v13 by author@example.org" err
+'
+
 test_done
