@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "patches/patchmail.h"
+#include "patches/diffnorm.h"
 #include "tools/lib/error.h"
 #include "tools/lib/strbuf.h"
 
@@ -88,6 +89,45 @@ int trailer_key_is_known(const char *key, size_t len)
 	return 0;
 }
 
+/*
+ * An address an HTML mailer made a link of, cleaned in place:
+ * "x@y.org<mailto:x@y.org>" -> "x@y.org" (the link after the same
+ * address), "<mailto:x@y.org>" -> "<x@y.org>".  A link to another
+ * address than the one before it is left as it is.
+ */
+static void unmailto(char *v)
+{
+	char *p = v, *gt, *a, *b;
+
+	while ((p = strchr(p, '<'))) {
+		size_t alen;
+
+		if (strncasecmp(p + 1, "mailto:", 7) ||
+		    !(gt = strchr(p + 8, '>'))) {
+			p++;
+			continue;
+		}
+		a = p + 8;
+		alen = gt - a;
+		for (b = p; b > v && b[-1] == ' '; b--)
+			;
+		if ((size_t)(b - v) >= alen && !strncasecmp(b - alen, a, alen)) {
+			p = b;
+			/*
+			 * "x@y.org<mailto:x@y.org>": the link goes
+			 * ("<x@y.org<mailto:x@y.org>>" keeps its outer >)
+			 */
+			memmove(p, gt + 1, strlen(gt + 1) + 1);
+		} else if (p == v || p[-1] == ' ') {
+			/* "<mailto:x@y.org>": the address stays */
+			memmove(p + 1, a, strlen(a) + 1);
+			p++;
+		} else {
+			p++;
+		}
+	}
+}
+
 void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 		      const char *value, size_t vlen)
 {
@@ -115,6 +155,8 @@ void trailer_list_add(struct trailer_list *tl, const char *key, size_t klen,
 	for (i = 0; i < vlen; i++)
 		if ((unsigned char)t->value[i] < 0x20 || t->value[i] == 0x7f)
 			t->value[i] = ' ';
+	if (strchr(t->value, '<'))
+		unmailto(t->value);
 }
 
 /* A "Key: value" line (patchmail.h). */
@@ -203,6 +245,9 @@ static int diff_start_at(const char *p, const char *end)
 
 	if (starts(p, end, "diff --git ") || starts(p, end, "Index: "))
 		return 1;
+	/* "diff -up a/x b/x" over "--- a/x" over "+++ b/x" */
+	if (starts(p, end, "diff -") && !starts(p, end, "diff --git"))
+		p = line_next(p, end);
 	if (!starts(p, end, "--- ") || line_is(p, end, "---"))
 		return 0;
 	n = line_next(p, end);
@@ -478,6 +523,7 @@ void patchmail_init(struct patchmail *pm)
 void patchmail_release(struct patchmail *pm)
 {
 	trailer_list_release(&pm->trailers);
+	free(pm->diff_buf);
 	patchmail_init(pm);
 }
 
@@ -517,6 +563,17 @@ int patchmail_split(struct patchmail *pm, const char *body, size_t len,
 			return -1;
 		pm->diff.p = d;
 		pm->diff.len = de - d;
+		pm->raw_diff = pm->diff;
+		{
+			struct strbuf sb = STRBUF_INIT;
+
+			if (diff_normalize(d, de - d, &sb)) {
+				pm->diff.len = sb.len;
+				pm->diff_buf = strbuf_detach(&sb, NULL);
+				pm->diff.p = pm->diff_buf;
+			}
+			strbuf_release(&sb);
+		}
 		for (p = de; p < end; p = line_next(p, end))
 			if (sig_line(p, end, 1)) {
 				sig = p;

@@ -19,8 +19,11 @@
  *	2.43.0				signature
  *
  * The spans point into the body given to patchmail_split() (borrowed:
- * keep the body alive); the trailer list is owned and freed by
- * patchmail_release().
+ * keep the body alive), but for diff when the body's is not git's (a
+ * quilt or `diff -up` diff, blank context lines): then it is the same
+ * diff as git writes it (diff_normalize()), owned like the trailer
+ * list and freed by patchmail_release(); raw_diff is always the
+ * body's.
  */
 
 struct trailer {
@@ -60,11 +63,13 @@ struct patchmail {
 	struct patchmail_span trailer_block;
 	struct patchmail_span notes;	/* between the "---" line and the diff */
 	struct patchmail_span diff;	/* from "diff --git"/"Index:"/"--- a/" */
+	struct patchmail_span raw_diff;	/* the diff as in the body */
 	struct patchmail_span tail;	/* after the diff, before the signature */
 	struct patchmail_span signature;	/* after the "-- " line */
 	struct trailer_list trailers;
 	unsigned nr_files;	/* file sections in the diff */
 	unsigned nr_hunks;
+	char *diff_buf;		/* owned: diff rewritten as git's */
 };
 
 void patchmail_init(struct patchmail *pm);

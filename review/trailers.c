@@ -470,10 +470,10 @@ static void mark_have(git_repository *repo, const struct series *s,
 				patchmail_init(&pm);
 				if (!patchmail_split(&pm, text.buf, text.len,
 						     "the stored mail") &&
-				    pm.diff.p) {
+				    pm.raw_diff.p) {
 					/* the message and its trailers only */
 					strbuf_setlen(&text,
-						      (size_t)(pm.diff.p - text.buf));
+						      (size_t)(pm.raw_diff.p - text.buf));
 					msg = text.buf;
 				}
 				patchmail_release(&pm);

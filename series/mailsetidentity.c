@@ -134,6 +134,9 @@ static enum link_refusal link_pair_ok(const struct mailset *ms,
 	if (kind >= LINK_TITLE && other_trees(ms, x, y))
 		return REFUSED_TREE;
 	if (vx->number == vy->number) {
+		/* two different "[PATCH]"es, one in reply to the other */
+		if (!strncmp(vx->key, "own ", 4) || !strncmp(vy->key, "own ", 4))
+			return REFUSED_NUMBER;
 		/*
 		 * a resend: the same title, all the same patches, or as
 		 * many patches again within two days; or a cover alone,
@@ -228,23 +231,34 @@ static char *find_change_id(const char *text, size_t len)
 	return NULL;
 }
 
-/* A version of the same author holding message m, or -1. */
-static long same_author_version(const struct mailset *ms, long m, long vi)
+/*
+ * The version holding message m that version vi refers to, or -1: one
+ * of the same author, or (other) an earlier version of the same title
+ * by another author (a series another maintainer took over).
+ */
+static long same_author_version(const struct mailset *ms,
+				const struct linker *lk, long m, long vi,
+				int other)
 {
 	long w;
 
 	if (m < 0 || ms->msgs[m].version < 0)
 		return -1;
 	w = ms->msgs[m].version;
-	if (w == vi || strcmp(ms->msgs[m].from_addr,
-			      ms->versions[vi].from_addr))
+	if (w == vi)
 		return -1;
-	return w;
+	if (!strcmp(ms->msgs[m].from_addr, ms->versions[vi].from_addr))
+		return other ? -1 : w;
+	if (other && lk->title[w] && lk->title[vi] && *lk->title[vi] &&
+	    !strcmp(lk->title[w], lk->title[vi]) &&
+	    ms->versions[w].number < ms->versions[vi].number)
+		return w;
+	return -1;
 }
 
 /* Message-IDs named in URLs (Link: lines, "Link to v1: ...", lore). */
 static void link_urls(struct mailset *ms, struct linker *lk, long vi,
-		      const char *text, size_t len)
+		      const char *text, size_t len, int other)
 {
 	const char *p = text, *end = text + len;
 	struct strbuf id = STRBUF_INIT;
@@ -268,8 +282,8 @@ static void link_urls(struct mailset *ms, struct linker *lk, long vi,
 			}
 			strbuf_reset(&id);
 			strbuf_add(&id, seg, (size_t)(s - seg));
-			w = same_author_version(ms, mailset_find(ms, id.buf),
-						vi);
+			w = same_author_version(ms, lk, mailset_find(ms, id.buf),
+						vi, other);
 			if (w >= 0)
 				add_ref(lk, vi, w);
 			break;
@@ -372,6 +386,8 @@ static void link_versions(struct mailset *ms, struct linker *lk,
 		struct ms_version *v = &ms->versions[i];
 		long head = mailset_version_head(v), k;
 		struct ms_msg *h;
+		size_t nr;
+		int cross;
 
 		if (head < 0)
 			continue;
@@ -381,11 +397,12 @@ static void link_versions(struct mailset *ms, struct linker *lk,
 		v->title = xstrdup(h->tags.title ? h->tags.title : "");
 		lk->title[i] = ms_norm_title(v->title);
 		strbuf_reset(&raw);
+		nr = lk->nr_refs;
 		if (focus_addr && strcmp(focus_addr, v->from_addr)) {
 			/* not the author asked about: no change-id, no links */
 		} else if (!mailset_raw(ms, head, &raw)) {
 			v->change_id = find_change_id(raw.buf, raw.len);
-			link_urls(ms, lk, i, raw.buf, raw.len);
+			link_urls(ms, lk, i, raw.buf, raw.len, 0);
 		} else {
 			error_clear();
 		}
@@ -399,14 +416,22 @@ static void link_versions(struct mailset *ms, struct linker *lk,
 				strmap_put(&by_key, mem_pool_strdup(&keys,
 					   key.buf), (size_t)i);
 		}
-		/* sent in reply to an earlier version */
-		for (k = -1; k < (long)h->nr_refs; k++) {
-			const char *id = k < 0 ? h->irt : h->refs[k];
-			long w = id ? same_author_version(ms,
-					mailset_find(ms, id), i) : -1;
+		/*
+		 * sent in reply to (or with a Link: to) an earlier version:
+		 * of the same author, else of the same title by another
+		 */
+		for (cross = 0; cross < 2 && nr == lk->nr_refs; cross++) {
+			if (cross && raw.len)
+				link_urls(ms, lk, i, raw.buf, raw.len, 1);
+			for (k = -1; k < (long)h->nr_refs; k++) {
+				const char *id = k < 0 ? h->irt : h->refs[k];
+				long w = id ? same_author_version(ms, lk,
+						mailset_find(ms, id), i,
+						cross) : -1;
 
-			if (w >= 0)
-				add_ref(lk, i, w);
+				if (w >= 0)
+					add_ref(lk, i, w);
+			}
 		}
 	}
 	/* the same title from the same author */
@@ -427,9 +452,19 @@ static void link_versions(struct mailset *ms, struct linker *lk,
 		strmap_put(&by_key, mem_pool_strdup(&keys, key.buf), (size_t)i);
 	}
 	free(prev);
-	for (n = 0; n < lk->nr_refs; n++)
-		ms_version_link(ms, lk, lk->refs[n].from, lk->refs[n].to,
-				LINK_REFERENCE, 0, 0);
+	for (n = 0; n < lk->nr_refs; n++) {
+		long a = lk->refs[n].from, b = lk->refs[n].to;
+		const struct ms_version *va = &ms->versions[a];
+		const struct ms_version *vb = &ms->versions[b];
+		int apart = ms_uf_find(lk->parent, a) != ms_uf_find(lk->parent, b);
+
+		if (ms_version_link(ms, lk, a, b, LINK_REFERENCE, 0, 0) &&
+		    apart && strcmp(va->from_addr, vb->from_addr))
+			ms_note_add(ms, -1, a, b, "v%d of \"%s\" was sent by "
+				    "%s, v%d by %s: one series", va->number,
+				    va->title, va->from_addr, vb->number,
+				    vb->from_addr);
+	}
 	mem_pool_release(&keys);
 	strmap_release(&by_key);
 	strbuf_release(&raw);
@@ -599,6 +634,7 @@ static void make_series(struct mailset *ms, long *parent)
 		}
 		s->nr = n;
 		s->title = xstrdup(ms->versions[s->versions[n - 1]].title);
+		ms_fill_rerolls(ms, s);
 	}
 	/* gaps */
 	for (i = 0; i < ms->nr_versions; i++) {

@@ -7,7 +7,7 @@
 /*
  * What the files of the mail set share among themselves (mailset.c,
  * mailsetscan.c, mailsetversions.c, mailsetidentity.c,
- * mailsetoverlap.c, mailsetload.c); nothing outside them includes it.
+ * mailsetoverlap.c, mailsetload.c, mailsetreroll.c); nothing outside them includes it.
  */
 
 /* mailset.c: a note about message msg and versions v, other (-1: none). */
@@ -67,6 +67,12 @@ void ms_link_note_apart(struct linker *lk, long a, long b, long x, long y,
 			enum link_refusal why);
 int ms_version_link(const struct mailset *ms, struct linker *lk, long a,
 		    long b, enum link_kind kind, int full, int common);
+
+/*
+ * mailsetreroll.c: a version of series s that resends some patches in
+ * reply to the version before it takes the others from that version.
+ */
+void ms_fill_rerolls(struct mailset *ms, const struct ms_series *s);
 
 /* mailsetoverlap.c: versions of one author sharing enough patches. */
 void ms_link_overlap(struct mailset *ms, struct linker *lk,

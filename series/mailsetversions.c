@@ -131,6 +131,68 @@ static long cover_parent(struct mailset *ms, const struct ms_msg *m)
 	return -1;
 }
 
+/*
+ * A cover letter whose subject lacks "0/N" ("[PATCH v2] mm: x", or no
+ * tag at all), found by its place in the thread: the first mail (no
+ * In-Reply-To, no References, no "Re:"), with patches "[PATCH vN k/N]"
+ * of its version as direct replies.  It becomes their version's cover.
+ */
+static void naked_covers(struct mailset *ms)
+{
+	size_t i;
+
+	for (i = 0; i < ms->nr_msgs; i++) {
+		const struct ms_msg *m = &ms->msgs[i];
+		struct ms_msg *c;
+		long p;
+
+		if (m->kind != MS_PATCH || !m->tags.has_counter ||
+		    m->tags.total < 2 || !m->irt)
+			continue;
+		p = mailset_find(ms, m->irt);
+		if (p < 0 || (size_t)p == i)
+			continue;
+		c = &ms->msgs[p];
+		if (c->bad || c->irt || c->nr_refs || c->tags.is_reply ||
+		    c->tags.has_counter || c->tags.out_of_range ||
+		    (c->kind != MS_PATCH && c->kind != MS_OTHER) ||
+		    (c->tags.is_patch && c->tags.version != m->tags.version) ||
+		    !*(c->tags.title ? c->tags.title : c->subject))
+			continue;
+		if (!c->tags.title)	/* no tag: the subject is the title */
+			c->tags.title = c->subject;
+		c->kind = MS_COVER;
+		c->tags.is_patch = 1;
+		c->tags.is_cover = 1;
+		c->tags.index = 0;
+		c->tags.total = m->tags.total;
+		c->tags.version = m->tags.version;
+		c->tags.has_version = m->tags.has_version;
+		c->tags.is_rfc |= m->tags.is_rfc;
+	}
+}
+
+/* A word of a tag saying the patch fixes up another ("07/23 fix"). */
+static int fixup_tag(const char *prefix)
+{
+	static const char *const words[] = {
+		"fix", "fixup", "fix-up", "fixed", "fixes", NULL,
+	};
+	const char *p = prefix;
+	int i;
+
+	while (p && *p) {
+		size_t n = strcspn(p, " ");
+
+		for (i = 0; words[i]; i++)
+			if (n == strlen(words[i]) && !strncasecmp(p, words[i], n))
+				return 1;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
 void ms_classify(struct mailset *ms)
 {
 	size_t i;
@@ -147,6 +209,22 @@ void ms_classify(struct mailset *ms)
 		else
 			m->kind = MS_OTHER;
 	}
+	/*
+	 * "[PATCH 35/34]" in the thread of a 0/34 (its tag not read, the
+	 * scan noted it): kept apart, not a version of its own.
+	 */
+	for (i = 0; i < ms->nr_msgs; i++) {
+		struct ms_msg *m = &ms->msgs[i];
+		long p;
+
+		if (m->kind != MS_PATCH || !m->tags.out_of_range || !m->irt)
+			continue;
+		p = mailset_find(ms, m->irt);
+		if (p >= 0 && (size_t)p != i && !ms->msgs[p].tags.out_of_range &&
+		    (ms->msgs[p].kind == MS_PATCH || ms->msgs[p].kind == MS_COVER))
+			m->kind = MS_OTHER;
+	}
+	naked_covers(ms);
 	/*
 	 * A message in reply to a patch with that patch's own tags (a build
 	 * bot answering "[PATCH 1/2] x" under the same subject, without
@@ -170,7 +248,37 @@ void ms_classify(struct mailset *ms)
 		    q->tags.title && m->tags.title &&
 		    !strcmp(q->tags.title, m->tags.title))
 			m->kind = MS_REPLY;
+		else if (!q->bad && q->tags.is_patch && !q->tags.is_reply &&
+			 q->tags.version == m->tags.version &&
+			 q->tags.index == m->tags.index &&
+			 q->tags.total == m->tags.total &&
+			 m->tags.has_counter && fixup_tag(m->tags.prefix)) {
+			/* "[PATCH v2 07/23 fix]": a reply to 07/23 */
+			m->kind = MS_REPLY;
+			ms_note_add(ms, (long)i, -1, -1, "message %zu <%s> "
+				    "(\"%s\") is a fixup of %d/%d <%s>, not "
+				    "%d/%d again", m->number, m->msgid,
+				    m->subject, q->tags.index, q->tags.total,
+				    q->msgid, q->tags.index, q->tags.total);
+		}
 	}
+}
+
+/*
+ * Whether m, a patch without a counter, is another patch than the one
+ * without a counter already in v's slot (another title): two different
+ * "[PATCH]"es in one thread, not one sent twice.
+ */
+static int other_patch(const struct mailset *ms, const struct ms_version *v,
+		       const struct ms_msg *m)
+{
+	const struct ms_msg *q;
+
+	if (m->tags.has_counter || v->total != 1 || v->patches[0].msg < 0)
+		return 0;
+	q = &ms->msgs[v->patches[0].msg];
+	return !q->tags.has_counter && q->tags.title && m->tags.title &&
+	       strcmp(q->tags.title, m->tags.title);
 }
 
 void ms_make_versions(struct mailset *ms)
@@ -226,6 +334,12 @@ void ms_make_versions(struct mailset *ms)
 			/* not threaded at all: by author, version, count */
 			strbuf_addf(&key, "loose %s v%d/%d", m->from_addr,
 				    m->tags.version, m->tags.total);
+		}
+		if (strmap_get(&keys, key.buf, &vi) &&
+		    other_patch(ms, &ms->versions[vi], m)) {
+			/* "[PATCH] b" under "[PATCH] a": a version of its own */
+			strbuf_reset(&key);
+			strbuf_addf(&key, "own %s", m->msgid);
 		}
 		if (!strmap_get(&keys, key.buf, &vi)) {
 			vi = (size_t)version_new(ms, m, key.buf);

@@ -290,6 +290,11 @@ static void text_series(struct strbuf *out, const struct mailset *ms,
 			if (p->d->has_patch_id)
 				strbuf_addf(out, "  [%s]",
 					    oid_short(&p->d->patch_id, 12));
+			if (ms->msgs[p->msg].version != vi &&
+			    ms->msgs[p->msg].version >= 0)
+				strbuf_addf(out, "  (from v%d <%s>)",
+					    ms->versions[ms->msgs[p->msg].version].number,
+					    term_safe(ms->msgs[p->msg].msgid));
 			strbuf_addch(out, '\n');
 			text_trailers(out, p->d, v->cover >= 0 ?
 				      v->cover_part.d : NULL);

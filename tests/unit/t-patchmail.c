@@ -280,9 +280,12 @@ static void test_made_up(void)
 	}
 	ok(span_is(pm.notes, "v2: rebased\n\n mm/x.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)"),
 	   "notes: %.*s", (int)pm.notes.len, pm.notes.p);
-	ok(span_is(pm.diff, "diff --git a/mm/x.c b/mm/x.c\nindex 1111111..2222222 100644\n"
+	ok(span_is(pm.raw_diff, "diff --git a/mm/x.c b/mm/x.c\nindex 1111111..2222222 100644\n"
 			    "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n\n"),
-	   "diff (a blank context line counts): %.*s", (int)pm.diff.len, pm.diff.p);
+	   "diff (a blank context line counts): %.*s", (int)pm.raw_diff.len, pm.raw_diff.p);
+	ok(span_is(pm.diff, "diff --git a/mm/x.c b/mm/x.c\nindex 1111111..2222222 100644\n"
+			    "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n \n"),
+	   "the diff read: the blank line is a context line: %.*s", (int)pm.diff.len, pm.diff.p);
 	ok(span_is(pm.tail, "base-commit: abcdef"), "tail: %.*s", (int)pm.tail.len, pm.tail.p);
 	ok(span_is(pm.signature, "2.43.0"), "signature");
 	ok(pm.nr_files == 1 && pm.nr_hunks == 1, "one file, one hunk");
@@ -315,9 +318,13 @@ static void test_made_up(void)
 	is_int(split(&pm, "m\n---\nIndex: f\n===================\n--- f\n+++ f\n"
 			  "@@ -1 +1 @@\n-x\n+y\n\\ No newline at end of file\n"), 0,
 	       "an Index: diff with a no-newline marker");
-	ok(pm.diff.p && !strncmp(pm.diff.p, "Index: f", 8) &&
-	   pm.diff.p[pm.diff.len - 1] == '\n' && strstr(pm.diff.p, "\\ No newline"),
+	ok(pm.raw_diff.p && !strncmp(pm.raw_diff.p, "Index: f", 8) &&
+	   pm.raw_diff.p[pm.raw_diff.len - 1] == '\n' && strstr(pm.raw_diff.p, "\\ No newline"),
 	   "the diff includes the marker");
+	ok(pm.diff.p && !strncmp(pm.diff.p, "diff --git a/f b/f\n", 19) &&
+	   strstr(pm.diff.p, "+y\n\\ No newline at end of file\n") &&
+	   !strstr(pm.diff.p, "Index:"),
+	   "the diff read is git's, the marker kept");
 	patchmail_release(&pm);
 
 	error_clear();
@@ -346,11 +353,44 @@ static void test_made_up(void)
 	patchmail_release(&pm);
 }
 
+/* Addresses an HTML mailer turned into links, cleaned before judged. */
+static void test_html_addresses(void)
+{
+	static const char *const cases[][2] = {
+		{ "Jane Doe <jane@example.com<mailto:jane@example.com>>",
+		  "Jane Doe <jane@example.com>" },
+		{ "Jane Doe <mailto:jane@example.com>",
+		  "Jane Doe <jane@example.com>" },
+		{ "jane@example.com<mailto:jane@example.com>",
+		  "jane@example.com" },
+		{ "Jane Doe <jane@example.com<MAILTO:jane@example.com>>",
+		  "Jane Doe <jane@example.com>" },
+		{ "Jane Doe <jane@example.com>", "Jane Doe <jane@example.com>" },
+		/* linuxppc-dev, June 2023, <CCFBB9B1-9B2E-4FF1-8025-6B40E01960DF@linux.ibm.com> */
+		{ "Sachin Sant <sachinp@linux.ibm.com <mailto:sachinp@linux.ibm.com>>",
+		  "Sachin Sant <sachinp@linux.ibm.com>" },
+		{ "A <a@x.org<mailto:b@y.org>>", "A <a@x.org<mailto:b@y.org>>" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trailer_list tl;
+
+		trailer_list_init(&tl);
+		trailer_list_add(&tl, "Reviewed-by", 11, cases[i][0],
+				 strlen(cases[i][0]));
+		is_str(tl.items[0].value, cases[i][1], "HTML debris: %s",
+		       cases[i][0]);
+		trailer_list_release(&tl);
+	}
+}
+
 int main(void)
 {
 	const char *data = test_data_dir();
 	size_t i;
 
+	test_html_addresses();
 	if (!mkdtemp(tmpdir)) {
 		ok(0, "mkdtemp: %s", strerror(errno));
 		return done_testing();
