@@ -718,6 +718,8 @@ struct lint_job {
 	struct strbuf key, text, cmd;
 	struct run_result res;
 	int r;
+	/* the thread's error message and hint (error()'s are per thread) */
+	struct strbuf msg, hint;
 };
 
 static void *lint_job_run(void *arg)
@@ -727,7 +729,25 @@ static void *lint_job_run(void *arg)
 	lj->r = engine_exec(lj->e, lj->c, lj->i, &lj->tree, NULL, lj->cmd.buf,
 			    lj->c->timeout, lj->text.buf, lj->text.len,
 			    &lj->res);
+	if (lj->r < 0) {
+		strbuf_addstr(&lj->msg, error_last());
+		strbuf_addstr(&lj->hint, error_last_hint());
+	}
 	return NULL;
+}
+
+/* Records a thread's error as this thread's own; returns its code. */
+static int lint_job_error(const struct lint_job *lj)
+{
+	const char *p = lj->hint.buf, *nl;
+	int r = error_code(lj->r, "%s", lj->msg.buf);
+
+	while (*p) {
+		nl = strchrnul(p, '\n');
+		error_hint("%.*s", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+	return r;
 }
 
 static int lint_in_parallel(struct engine *e)
@@ -754,6 +774,8 @@ static int lint_in_parallel(struct engine *e)
 			strbuf_init(&lj->key, 0);
 			strbuf_init(&lj->text, 0);
 			strbuf_init(&lj->cmd, 0);
+			strbuf_init(&lj->msg, 0);
+			strbuf_init(&lj->hint, 0);
 			run_result_init(&lj->res);
 			nr++;
 			r = engine_key(e->repo, e->v, c, i, &lj->key);
@@ -808,7 +830,7 @@ static int lint_in_parallel(struct engine *e)
 		/* a job that could not run (or was interrupted) stops all */
 		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
 			if (jobs[start + k].r < 0 && !r)
-				r = jobs[start + k].r;
+				r = lint_job_error(&jobs[start + k]);
 	}
 	e->parallel = 0;
 	for (k = 0; k < nr; k++) {
@@ -826,6 +848,8 @@ static int lint_in_parallel(struct engine *e)
 		strbuf_release(&lj->key);
 		strbuf_release(&lj->text);
 		strbuf_release(&lj->cmd);
+		strbuf_release(&lj->msg);
+		strbuf_release(&lj->hint);
 		run_result_release(&lj->res);
 	}
 	free(jobs);
