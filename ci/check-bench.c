@@ -272,8 +272,9 @@ static int bench_run_once(struct engine *e, const struct check *c,
 
 	if (run_interrupted())
 		return run_error_interrupted();
-	if (engine_tree(e->repo, engine_commit(e->v, i), &tree) < 0)
-		return -1;
+	r = engine_tree(e->repo, engine_commit(e->v, i), &tree);
+	if (r < 0)
+		return r;
 	r = engine_key(e->repo, e->v, c, i, &key);
 	if (!r)
 		r = bench_command(c, &cmd);
@@ -453,16 +454,16 @@ static int bench_looks(const struct stats_plan *plan, struct bench_pos *bp,
 	for (j = 1; j < npos; j++) {
 		struct bench_pos *p = &bp[j];
 		struct stats_comparison cmp;
-		int have;
+		int have, r;
 
 		if (p->done || p->broken)
 			continue;
 		p->nbase = stats_window(base->v, base->seq, base->nr, p->seq,
 					p->nr, window);
 		have = p->nbase && p->nr;
-		if (have && stats_compare(window, p->nbase, p->v, p->nr, plan,
-					  &cmp) < 0)
-			return -1;
+		if (have && (r = stats_compare(window, p->nbase, p->v, p->nr,
+					       plan, &cmp)) < 0)
+			return r;
 		p->want = stats_next_look(plan, p->nbase, p->nr,
 					  have ? &cmp : NULL);
 		p->done = !p->want;

@@ -247,10 +247,9 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 			warning_set_parse_lines(&prev, pr.details ? pr.details : "");
 			have_prev = 1;
 			result_release(&pr);
-			if (trees_changed(e->repo, &built, tree, &changed) < 0) {
-				r = -1;
+			r = trees_changed(e->repo, &built, tree, &changed);
+			if (r < 0)
 				goto out;
-			}
 		}
 	}
 	/* from here on the build directory holds no known tree */

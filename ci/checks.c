@@ -262,8 +262,10 @@ static int config_entry(const git_config_entry *e, void *data)
 		}
 		c->threshold_pct = t;
 	} else if (!strcasecmp(key, "artifacts")) {
-		if (artifacts_check_list(e->name, v) < 0) {
-			st->err = RESPIN_ERR;
+		int r = artifacts_check_list(e->name, v);
+
+		if (r < 0) {
+			st->err = r;
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -273,8 +275,10 @@ static int config_entry(const git_config_entry *e, void *data)
 	} else if (!strcasecmp(key, "constraint")) {
 		set_str(&c->constraint, v);
 	} else if (!strcasecmp(key, "targets")) {
-		if (targets_check(e->name, v) < 0) {
-			st->err = RESPIN_ERR;
+		int r = targets_check(e->name, v);
+
+		if (r < 0) {
+			st->err = r;
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -340,8 +344,10 @@ static int config_entry(const git_config_entry *e, void *data)
 		}
 		set_str(&c->kconfig, v);
 	} else if (!strcasecmp(key, "vmstat")) {
-		if (vmstat_globs_check(e->name, v) < 0) {
-			st->err = RESPIN_ERR;
+		int r = vmstat_globs_check(e->name, v);
+
+		if (r < 0) {
+			st->err = r;
 			strbuf_release(&cname);
 			return -1;
 		}

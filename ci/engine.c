@@ -130,19 +130,23 @@ int engine_key(git_repository *repo, const struct series_version *v,
 {
 	unsigned needs = check_kind_ops(c->kind)->needs;
 	git_oid oid;
+	int r;
 
 	if ((needs & KIND_KEY_PAIR) && i > 0) {
 		/* "trees:BEFORE:AFTER" */
-		if (engine_tree(repo, engine_commit(v, i - 1), &oid) < 0)
-			return -1;
+		r = engine_tree(repo, engine_commit(v, i - 1), &oid);
+		if (r < 0)
+			return r;
 		strbuf_addstr(out, "trees:");
 		strbuf_add_oid(out, &oid, GIT_OID_HEXSZ);
 		strbuf_addch(out, ':');
-		if (engine_tree(repo, engine_commit(v, i), &oid) < 0)
-			return -1;
+		r = engine_tree(repo, engine_commit(v, i), &oid);
+		if (r < 0)
+			return r;
 	} else if (needs & KIND_NEEDS_MAIL) {
 		struct strbuf text = STRBUF_INIT;
-		int r = engine_patch_text(repo, v, i, &text);
+
+		r = engine_patch_text(repo, v, i, &text);
 
 		if (!r)
 			git_odb_hash(&oid, text.buf, text.len, GIT_OBJECT_BLOB);
@@ -151,8 +155,9 @@ int engine_key(git_repository *repo, const struct series_version *v,
 			return r;
 		strbuf_addstr(out, "patch:");
 	} else {
-		if (engine_tree(repo, engine_commit(v, i), &oid) < 0)
-			return -1;
+		r = engine_tree(repo, engine_commit(v, i), &oid);
+		if (r < 0)
+			return r;
 		strbuf_addstr(out, "tree:");
 	}
 	strbuf_add_oid(out, &oid, GIT_OID_HEXSZ);
@@ -1027,9 +1032,10 @@ int engine_run(struct engine *e)
 		return r;
 	for (i = 0; i <= n && r >= 0; i++) {
 		git_oid tree;
+		int t = engine_tree(e->repo, engine_commit(e->v, i), &tree);
 
-		if (engine_tree(e->repo, engine_commit(e->v, i), &tree) < 0)
-			return -1;
+		if (t < 0)
+			return t;
 		for (k = 0; k < e->checks->nr && r >= 0; k++) {
 			const struct check *c = &e->checks->items[k];
 			unsigned needs = check_needs(c);
