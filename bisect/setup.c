@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "bisect/setup.h"
+#include "ci/session.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
-#include "tools/lib/run.h"
 #include "tools/lib/strbuf.h"
 
 #include <stdlib.h>
@@ -90,21 +90,7 @@ int bisect_engine_start(struct command_context *ctx, struct engine *e,
 			struct check_list *checks, struct results **rs,
 			int *ready)
 {
-	int r = results_open(ctx->repo, rs);
+	int r = check_session_open(ctx, e, s, v, checks, rs, ready);
 
-	if (r < 0)
-		return r;
-	engine_init(e, ctx->repo, s, v, checks, *rs);
-	*ready = 1;
-	run_signals_catch();
-	r = engine_lock(e, 0, NULL);
-	if (r == 1)
-		r = RESPIN_ERR;	/* (the lock said who holds it) */
-	if (r < 0)
-		return r;
-	if (ctx->stderr_is_tty)
-		e->progress = check_progress_stderr;
-	return 0;
+	return r == 1 ? RESPIN_ERR : r;	/* (the lock said who holds it) */
 }
-
-
