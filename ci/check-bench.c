@@ -618,5 +618,6 @@ const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
 		 KIND_OWN_SCHEDULE,
+	.results = KIND_RESULTS_SAMPLES,
 	.run_all = bench_run_all,
 };

@@ -397,6 +397,7 @@ static int build_ensure_now(struct engine *e, const struct check *b,
 const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
 	.needs = KIND_ON_BASE | KIND_NO_RERUN,
+	.results = KIND_RESULTS_WARNINGS,
 	.run = build_run,
 	.queue = build_chain_queue,
 };

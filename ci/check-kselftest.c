@@ -540,5 +540,6 @@ const struct check_kind_ops check_kselftest_ops = {
 	.kind = CHECK_KSELFTEST,
 	/* (make headers in the build directory, its bzImage) */
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_BUILD_DIR,
+	.results = KIND_RESULTS_SUBTESTS,
 	.run = kselftest_run,
 };

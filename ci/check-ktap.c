@@ -86,6 +86,7 @@ static int ktap_judge_run(const struct check_job *j,
 const struct check_kind_ops check_ktap_ops = {
 	.kind = CHECK_KTAP,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE_TOO,
+	.results = KIND_RESULTS_SUBTESTS,
 	.command = ktap_command,
 	.judge = ktap_judge_run,
 };

@@ -206,6 +206,7 @@ out:
 	const struct check_kind_ops name = {				\
 		.kind = k,						\
 		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | (build),	\
+		.results = KIND_RESULTS_WARNINGS,			\
 		.run = static_run,					\
 	}
 

@@ -33,6 +33,19 @@
 					     itself, not on kept artifacts:
 					     no build chain (it moves on) */
 
+/*
+ * What a kind's stored results hold beyond a status and a summary: what
+ * results diff compares between two versions of a patch (resultdiff.c).
+ */
+enum kind_results {
+	KIND_RESULTS_STATUS = 0,	/* nothing more (command) */
+	KIND_RESULTS_WARNINGS,		/* the warnings a patch adds (build,
+					   the static kinds) */
+	KIND_RESULTS_FINDINGS,		/* findings in the log (lint) */
+	KIND_RESULTS_SUBTESTS,		/* KTAP subtests in the log */
+	KIND_RESULTS_SAMPLES,		/* samples against the base (bench) */
+};
+
 /* One check at one position. */
 struct check_job {
 	struct engine *e;
@@ -57,6 +70,7 @@ void check_verdict_release(struct check_verdict *v);
 struct check_kind_ops {
 	enum check_kind kind;
 	unsigned needs;		/* KIND_* */
+	enum kind_results results;	/* what versions compare */
 	/*
 	 * What to run for j, and its stdin: 0, 1 when there is nothing to
 	 * run (said in e->report, counted an error), <0 errors.
