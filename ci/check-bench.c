@@ -614,10 +614,36 @@ int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
 }
 
 
+static void bench_definition(const struct check *c, struct strbuf *out)
+{
+	/*
+	 * A bench's numbers are the machine's: one that asks for a node
+	 * type keeps its samples apart from those of other machines (a
+	 * line only when set, so every other hash stays as it was).
+	 */
+	if (c->constraint)
+		strbuf_addf(out, "constraint %s\n", c->constraint);
+	/* what a bench records and runs (lines only when set, as above) */
+	if (c->vmstat) {
+		struct strbuf w = STRBUF_INIT;
+		const char *p = c->vmstat;
+
+		strbuf_addstr(out, "vmstat");
+		while (strbuf_next_word(&w, &p, " \t"))
+			strbuf_addf(out, " %s", w.buf);
+		strbuf_addch(out, '\n');
+		strbuf_release(&w);
+	}
+	if (c->recipe)
+		strbuf_addf(out, "recipe %s %d\n", c->recipe,
+			    recipe_find(c->recipe)->format);
+}
+
 const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
 		 KIND_OWN_SCHEDULE,
 	.results = KIND_RESULTS_SAMPLES,
+	.definition = bench_definition,
 	.run_all = bench_run_all,
 };

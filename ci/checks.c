@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/checks.h"
 #include "ci/artifacts.h"
-#include "ci/kconfig.h"
 #include "ci/kind.h"
 #include "ci/kselftest.h"
 #include "ci/preset.h"
@@ -402,55 +401,18 @@ static void hash_check(struct check *c, const char *kernel)
 	strbuf_addf(&sb, "format 2\nkind %s\ncommand %s\nmetric %s\npattern %s\n",
 		    kind_names[c->kind], c->command ? c->command : "",
 		    c->metric ? c->metric : "", c->pattern ? c->pattern : "");
-	/*
-	 * A bench's numbers are the machine's: one that asks for a node
-	 * type keeps its samples apart from those of other machines (a
-	 * line only when set, so every other hash stays as it was).
-	 */
-	if (c->kind == CHECK_BENCH && c->constraint)
-		strbuf_addf(&sb, "constraint %s\n", c->constraint);
-	/* what a bench records and runs (lines only when set, as above) */
-	if (c->kind == CHECK_BENCH && c->vmstat) {
-		struct strbuf w = STRBUF_INIT;
-		const char *p = c->vmstat;
-
-		strbuf_addstr(&sb, "vmstat");
-		while (strbuf_next_word(&w, &p, " \t"))
-			strbuf_addf(&sb, " %s", w.buf);
-		strbuf_addch(&sb, '\n');
-		strbuf_release(&w);
-	}
-	if (c->kind == CHECK_BENCH && c->recipe)
-		strbuf_addf(&sb, "recipe %s %d\n", c->recipe,
-			    recipe_find(c->recipe)->format);
-	/* another .config builds another kernel (and another script) */
-	if (c->kind == CHECK_BUILD && c->kconfig &&
-	    strcmp(c->kconfig, "current")) {
-		strbuf_addf(&sb, "kconfig %s", c->kconfig);
-		if (!strcmp(c->kconfig, "tiny-qemu"))
-			strbuf_addf(&sb, " %d", KCONFIG_TINY_FORMAT);
-		strbuf_addch(&sb, '\n');
-	}
+	/* the kind's own settings that change what runs */
+	if (check_kind_ops(c->kind)->definition)
+		check_kind_ops(c->kind)->definition(c, &sb);
 	/*
 	 * In the guest it is another run (another kernel's warnings, and
-	 * the command line it boots with): a line only when set.
+	 * the command line it boots with): a line only when set.  (After
+	 * the kind's lines: a kselftest check, whose lines came after it,
+	 * never runs in the guest.)
 	 */
 	if (c->guest)
 		strbuf_addf(&sb, "guest 1\nappend %s\n",
 			    c->append ? c->append : "");
-	/* what a kselftest check runs (the runner's path is not it) */
-	if (c->kind == CHECK_KSELFTEST && c->initramfs)
-		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",
-			    c->targets ? c->targets : "",
-			    c->append ? c->append : "");
-	/* (2: installed and run by run_kselftest.sh in a guest) */
-	else if (c->kind == CHECK_KSELFTEST)
-		strbuf_addf(&sb, "kselftest 2\ntargets %s\ntests %s\n"
-			    "append %s\nmemory %s\nsmp %d\nslowdown %d\n",
-			    c->targets ? c->targets : "",
-			    c->tests ? c->tests : "",
-			    c->append ? c->append : "", c->memory, c->smp,
-			    c->slowdown);
 	/*
 	 * What runs on or with the built tree (in its kernel, or reading
 	 * its build directory) gives another result for another kernel:

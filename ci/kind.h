@@ -91,6 +91,13 @@ struct check_kind_ops {
 	 * position's command; others queue nothing ahead.
 	 */
 	int (*queue)(struct engine *e, const struct check *c);
+	/*
+	 * The lines of c's definition (its hash, checks.c) that the
+	 * kind's own settings add, when they change what runs; NULL:
+	 * none.  A changed line is another check: nothing stored is
+	 * reused for it.
+	 */
+	void (*definition)(const struct check *c, struct strbuf *out);
 };
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k);
