@@ -22,7 +22,8 @@ int check_session_open(struct command_context *ctx, struct engine *e,
 /*
  * The commands' progress callback: the engine's progress line on
  * stderr (command_progress_fit(): escaped, fitted to the terminal and
- * rewritten in place); cleared at the end.  check_session_open() sets it on a terminal.
+ * rewritten in place); cleared at the end.  check_session_open() sets
+ * it on a terminal.
  */
 void check_progress_stderr(const struct engine_progress *p, void *data);
 
