@@ -642,7 +642,7 @@ static void bench_definition(const struct check *c, struct strbuf *out)
 const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
-		 KIND_OWN_SCHEDULE,
+		 KIND_OWN_SCHEDULE | KIND_IN_GUEST,
 	.results = KIND_RESULTS_SAMPLES,
 	.definition = bench_definition,
 	.run_all = bench_run_all,

@@ -410,6 +410,7 @@ const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
 	.needs = KIND_ON_BASE | KIND_NO_RERUN,
 	.results = KIND_RESULTS_WARNINGS,
+	.timeout = 3600,
 	.definition = build_definition,
 	.run = build_run,
 	.queue = build_chain_queue,

@@ -646,8 +646,8 @@ int checks_load_preset(git_repository *repo, const char *preset,
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;
 		}
-		if (c->guest && c->kind != CHECK_COMMAND &&
-		    c->kind != CHECK_KTAP && c->kind != CHECK_BENCH) {
+		if (c->guest &&
+		    !(check_kind_ops(c->kind)->needs & KIND_IN_GUEST)) {
 			r = error("respin.check.%s.guest: only command, ktap "
 				  "and bench checks run in the guest ('%s' is "
 				  "a %s check)", c->name, c->name,
@@ -658,8 +658,8 @@ int checks_load_preset(git_repository *repo, const char *preset,
 		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
 			c->metric = xstrdup(c->name);
 		if (!c->timeout)
-			c->timeout = c->kind == CHECK_BUILD ||
-				     c->kind == CHECK_COCCI ? 3600 : 600;
+			c->timeout = check_kind_ops(c->kind)->timeout ?
+				     check_kind_ops(c->kind)->timeout : 600;
 	}
 	hash_checks(out);
 out:

@@ -32,6 +32,8 @@
 #define KIND_BUILD_DIR		(1u << 9) /* makes in the build directory
 					     itself, not on kept artifacts:
 					     no build chain (it moves on) */
+#define KIND_IN_GUEST		(1u << 10) /* guest = true runs it in the
+					      position's kernel (guest.c) */
 
 /*
  * What a kind's stored results hold beyond a status and a summary: what
@@ -71,6 +73,7 @@ struct check_kind_ops {
 	enum check_kind kind;
 	unsigned needs;		/* KIND_* */
 	enum kind_results results;	/* what versions compare */
+	double timeout;		/* seconds when none is set; 0: 600 */
 	/*
 	 * What to run for j, and its stdin: 0, 1 when there is nothing to
 	 * run (said in e->report, counted an error), <0 errors.
