@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "bisect/setup.h"
+#include "ci/kind.h"
 #include "ci/session.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -41,25 +42,26 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 {
 	struct strbuf only = STRBUF_INIT;
 	const struct check *want = checks_find(l, name);
+	const struct check_kind_ops *ops;
 	size_t i;
 	int r;
 
 	if (!want)
 		return error_code(RESPIN_EUSAGE, "no check named '%s' "
 				  "(respin check --list shows them)", name);
-	if (want->kind == CHECK_LINT || check_kind_static(want->kind))
+	ops = check_kind_ops(want->kind);
+	/* keyed by the patch's mail, or by the trees around it */
+	if (ops->needs & (KIND_NEEDS_MAIL | KIND_KEY_PAIR))
 		return error_code(RESPIN_EUSAGE, "'%s' looks at each patch "
 				  "alone (a %s check): 'respin results' "
 				  "names the patches it fails on", name,
 				  check_kind_name(want->kind));
-	if (subtest && want->kind != CHECK_KTAP &&
-	    want->kind != CHECK_KSELFTEST)
+	if (subtest && ops->results != KIND_RESULTS_SUBTESTS)
 		return error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
 				  "or kselftest check; '%s' is a %s check", name,
 				  check_kind_name(want->kind));
 	strbuf_addstr(&only, name);
-	if (want->kind == CHECK_KTAP || want->kind == CHECK_BENCH ||
-	    want->kind == CHECK_KSELFTEST)
+	if (ops->needs & KIND_NEEDS_BUILD)
 		for (i = 0; i < l->nr; i++)
 			if (l->items[i].kind == CHECK_BUILD)
 				strbuf_addf(&only, ",%s", l->items[i].name);
