@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "bisect/setup.h"
+#include "ci/kind.h"
+#include "ci/session.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
-#include "tools/lib/run.h"
 #include "tools/lib/strbuf.h"
 
 #include <stdlib.h>
@@ -41,25 +42,26 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 {
 	struct strbuf only = STRBUF_INIT;
 	const struct check *want = checks_find(l, name);
+	const struct check_kind_ops *ops;
 	size_t i;
 	int r;
 
 	if (!want)
 		return error_code(RESPIN_EUSAGE, "no check named '%s' "
 				  "(respin check --list shows them)", name);
-	if (want->kind == CHECK_LINT || check_kind_static(want->kind))
+	ops = check_kind_ops(want->kind);
+	/* keyed by the patch's mail, or by the trees around it */
+	if (ops->needs & (KIND_NEEDS_MAIL | KIND_KEY_PAIR))
 		return error_code(RESPIN_EUSAGE, "'%s' looks at each patch "
 				  "alone (a %s check): 'respin results' "
 				  "names the patches it fails on", name,
 				  check_kind_name(want->kind));
-	if (subtest && want->kind != CHECK_KTAP &&
-	    want->kind != CHECK_KSELFTEST)
+	if (subtest && ops->results != KIND_RESULTS_SUBTESTS)
 		return error_code(RESPIN_EUSAGE, "--subtest goes with a ktap "
 				  "or kselftest check; '%s' is a %s check", name,
 				  check_kind_name(want->kind));
 	strbuf_addstr(&only, name);
-	if (want->kind == CHECK_KTAP || want->kind == CHECK_BENCH ||
-	    want->kind == CHECK_KSELFTEST)
+	if (ops->needs & KIND_NEEDS_BUILD)
 		for (i = 0; i < l->nr; i++)
 			if (l->items[i].kind == CHECK_BUILD)
 				strbuf_addf(&only, ",%s", l->items[i].name);
@@ -90,21 +92,7 @@ int bisect_engine_start(struct command_context *ctx, struct engine *e,
 			struct check_list *checks, struct results **rs,
 			int *ready)
 {
-	int r = results_open(ctx->repo, rs);
+	int r = check_session_open(ctx, e, s, v, checks, rs, ready);
 
-	if (r < 0)
-		return r;
-	engine_init(e, ctx->repo, s, v, checks, *rs);
-	*ready = 1;
-	run_signals_catch();
-	r = engine_lock(e, 0, NULL);
-	if (r == 1)
-		r = RESPIN_ERR;	/* (the lock said who holds it) */
-	if (r < 0)
-		return r;
-	if (ctx->stderr_is_tty)
-		e->progress = check_progress_stderr;
-	return 0;
+	return r == 1 ? RESPIN_ERR : r;	/* (the lock said who holds it) */
 }
-
-

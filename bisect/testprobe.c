@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "bisect/testprobe.h"
+#include "ci/kind.h"
 #include "ci/ktap.h"
 #include "tools/lib/error.h"
 
@@ -133,8 +134,8 @@ int test_probe_stored(struct test_probe *tp, size_t i,
 			*out = BISECT_SKIP;
 			r = 0;
 		}
-	} else if (tp->subtest && (tp->c->kind == CHECK_KTAP ||
-				   tp->c->kind == CHECK_KSELFTEST) &&
+	} else if (tp->subtest && check_kind_ops(tp->c->kind)->results ==
+				  KIND_RESULTS_SUBTESTS &&
 		   (res.status == RESULT_PASS || res.status == RESULT_FAIL)) {
 		r = judge_subtests(tp, i, key.buf, out);
 	} else {

@@ -143,10 +143,9 @@ static int wanted(struct engine *e, const struct check *b, size_t i,
 		    !engine_applies(e, d, i))
 			continue;
 		strbuf_reset(&key);
-		if (engine_key(e->repo, e->v, d, i, &key) < 0) {
-			r = -1;
+		r = engine_key(e->repo, e->v, d, i, &key);
+		if (r < 0)
 			break;
-		}
 		r = engine_stored(e, d, key.buf);
 		r = r < 0 ? r : !r;
 	}

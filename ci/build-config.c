@@ -174,10 +174,10 @@ int build_config_fresh(struct engine *e)
 {
 	struct build_config *bc;
 	struct strbuf have = STRBUF_INIT;
-	int r;
+	int r = wanted(e, &bc);
 
-	if (wanted(e, &bc) < 0)
-		return -1;
+	if (r < 0)
+		return r;
 	if (!bc->kernel)
 		return 1;
 	if (!engine_file_exists(e->wt.build_dir, ".config"))

@@ -272,8 +272,9 @@ static int bench_run_once(struct engine *e, const struct check *c,
 
 	if (run_interrupted())
 		return run_error_interrupted();
-	if (engine_tree(e->repo, engine_commit(e->v, i), &tree) < 0)
-		return -1;
+	r = engine_tree(e->repo, engine_commit(e->v, i), &tree);
+	if (r < 0)
+		return r;
 	r = engine_key(e->repo, e->v, c, i, &key);
 	if (!r)
 		r = bench_command(c, &cmd);
@@ -453,16 +454,16 @@ static int bench_looks(const struct stats_plan *plan, struct bench_pos *bp,
 	for (j = 1; j < npos; j++) {
 		struct bench_pos *p = &bp[j];
 		struct stats_comparison cmp;
-		int have;
+		int have, r;
 
 		if (p->done || p->broken)
 			continue;
 		p->nbase = stats_window(base->v, base->seq, base->nr, p->seq,
 					p->nr, window);
 		have = p->nbase && p->nr;
-		if (have && stats_compare(window, p->nbase, p->v, p->nr, plan,
-					  &cmp) < 0)
-			return -1;
+		if (have && (r = stats_compare(window, p->nbase, p->v, p->nr,
+					       plan, &cmp)) < 0)
+			return r;
 		p->want = stats_next_look(plan, p->nbase, p->nr,
 					  have ? &cmp : NULL);
 		p->done = !p->want;
@@ -613,9 +614,36 @@ int engine_bench_pair(struct engine *e, const struct check *c, size_t a,
 }
 
 
+static void bench_definition(const struct check *c, struct strbuf *out)
+{
+	/*
+	 * A bench's numbers are the machine's: one that asks for a node
+	 * type keeps its samples apart from those of other machines (a
+	 * line only when set, so every other hash stays as it was).
+	 */
+	if (c->constraint)
+		strbuf_addf(out, "constraint %s\n", c->constraint);
+	/* what a bench records and runs (lines only when set, as above) */
+	if (c->vmstat) {
+		struct strbuf w = STRBUF_INIT;
+		const char *p = c->vmstat;
+
+		strbuf_addstr(out, "vmstat");
+		while (strbuf_next_word(&w, &p, " \t"))
+			strbuf_addf(out, " %s", w.buf);
+		strbuf_addch(out, '\n');
+		strbuf_release(&w);
+	}
+	if (c->recipe)
+		strbuf_addf(out, "recipe %s %d\n", c->recipe,
+			    recipe_find(c->recipe)->format);
+}
+
 const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
-		 KIND_OWN_SCHEDULE,
+		 KIND_OWN_SCHEDULE | KIND_IN_GUEST,
+	.results = KIND_RESULTS_SAMPLES,
+	.definition = bench_definition,
 	.run_all = bench_run_all,
 };

@@ -9,6 +9,7 @@
  */
 #include "ci/kind.h"
 #include "ci/artifacts.h"
+#include "ci/kconfig.h"
 #include "ci/warnings.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
@@ -247,10 +248,9 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 			warning_set_parse_lines(&prev, pr.details ? pr.details : "");
 			have_prev = 1;
 			result_release(&pr);
-			if (trees_changed(e->repo, &built, tree, &changed) < 0) {
-				r = -1;
+			r = trees_changed(e->repo, &built, tree, &changed);
+			if (r < 0)
 				goto out;
-			}
 		}
 	}
 	/* from here on the build directory holds no known tree */
@@ -395,9 +395,23 @@ static int build_ensure_now(struct engine *e, const struct check *b,
 	return r;
 }
 
+/* another .config builds another kernel (and another script) */
+static void build_definition(const struct check *c, struct strbuf *out)
+{
+	if (!c->kconfig || !strcmp(c->kconfig, "current"))
+		return;
+	strbuf_addf(out, "kconfig %s", c->kconfig);
+	if (!strcmp(c->kconfig, "tiny-qemu"))
+		strbuf_addf(out, " %d", KCONFIG_TINY_FORMAT);
+	strbuf_addch(out, '\n');
+}
+
 const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
 	.needs = KIND_ON_BASE | KIND_NO_RERUN,
+	.results = KIND_RESULTS_WARNINGS,
+	.timeout = 3600,
+	.definition = build_definition,
 	.run = build_run,
 	.queue = build_chain_queue,
 };

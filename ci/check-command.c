@@ -41,7 +41,8 @@ static int command_judge(const struct check_job *j,
 
 const struct check_kind_ops check_command_ops = {
 	.kind = CHECK_COMMAND,
-	.needs = KIND_ON_BASE_TOO,
+	.needs = KIND_ON_BASE_TOO | KIND_IN_GUEST,
+	.results = KIND_RESULTS_STATUS,
 	.command = command_command,
 	.judge = command_judge,
 };

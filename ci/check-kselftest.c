@@ -536,9 +536,28 @@ out:
 	return r;
 }
 
+/* what a kselftest check runs (the runner's path is not it) */
+static void kselftest_definition(const struct check *c, struct strbuf *out)
+{
+	if (c->initramfs)
+		strbuf_addf(out, "kselftest 1\ntargets %s\nappend %s\n",
+			    c->targets ? c->targets : "",
+			    c->append ? c->append : "");
+	/* (2: installed and run by run_kselftest.sh in a guest) */
+	else
+		strbuf_addf(out, "kselftest 2\ntargets %s\ntests %s\n"
+			    "append %s\nmemory %s\nsmp %d\nslowdown %d\n",
+			    c->targets ? c->targets : "",
+			    c->tests ? c->tests : "",
+			    c->append ? c->append : "", c->memory, c->smp,
+			    c->slowdown);
+}
+
 const struct check_kind_ops check_kselftest_ops = {
 	.kind = CHECK_KSELFTEST,
 	/* (make headers in the build directory, its bzImage) */
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_BUILD_DIR,
+	.results = KIND_RESULTS_SUBTESTS,
+	.definition = kselftest_definition,
 	.run = kselftest_run,
 };

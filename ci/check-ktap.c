@@ -85,7 +85,8 @@ static int ktap_judge_run(const struct check_job *j,
 
 const struct check_kind_ops check_ktap_ops = {
 	.kind = CHECK_KTAP,
-	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE_TOO,
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE_TOO | KIND_IN_GUEST,
+	.results = KIND_RESULTS_SUBTESTS,
 	.command = ktap_command,
 	.judge = ktap_judge_run,
 };

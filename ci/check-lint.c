@@ -70,6 +70,7 @@ static int lint_judge(const struct check_job *j, const struct run_result *res,
 const struct check_kind_ops check_lint_ops = {
 	.kind = CHECK_LINT,
 	.needs = KIND_NEEDS_MAIL | KIND_WORKTREE_FREE,
+	.results = KIND_RESULTS_FINDINGS,
 	.command = lint_command,
 	.judge = lint_judge,
 };

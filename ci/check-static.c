@@ -202,14 +202,18 @@ out:
 	return r;
 }
 
-#define STATIC_OPS(name, k, build)					\
+#define STATIC_OPS(name, k, build, secs)				\
 	const struct check_kind_ops name = {				\
 		.kind = k,						\
 		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | (build),	\
+		.results = KIND_RESULTS_WARNINGS,			\
+		.timeout = (secs),					\
 		.run = static_run,					\
 	}
 
-STATIC_OPS(check_sparse_ops, CHECK_SPARSE, KIND_NEEDS_BUILD | KIND_BUILD_DIR);
-STATIC_OPS(check_w1_ops, CHECK_W1, KIND_NEEDS_BUILD | KIND_BUILD_DIR);
-STATIC_OPS(check_kdoc_ops, CHECK_KDOC, 0);
-STATIC_OPS(check_cocci_ops, CHECK_COCCI, 0);
+STATIC_OPS(check_sparse_ops, CHECK_SPARSE, KIND_NEEDS_BUILD | KIND_BUILD_DIR,
+	   0);
+STATIC_OPS(check_w1_ops, CHECK_W1, KIND_NEEDS_BUILD | KIND_BUILD_DIR, 0);
+STATIC_OPS(check_kdoc_ops, CHECK_KDOC, 0, 0);
+/* (coccicheck runs every semantic patch on the files: slow) */
+STATIC_OPS(check_cocci_ops, CHECK_COCCI, 0, 3600);

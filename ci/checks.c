@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/checks.h"
 #include "ci/artifacts.h"
-#include "ci/kconfig.h"
 #include "ci/kind.h"
 #include "ci/kselftest.h"
 #include "ci/preset.h"
@@ -262,8 +261,10 @@ static int config_entry(const git_config_entry *e, void *data)
 		}
 		c->threshold_pct = t;
 	} else if (!strcasecmp(key, "artifacts")) {
-		if (artifacts_check_list(e->name, v) < 0) {
-			st->err = RESPIN_ERR;
+		int r = artifacts_check_list(e->name, v);
+
+		if (r < 0) {
+			st->err = r;
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -273,8 +274,10 @@ static int config_entry(const git_config_entry *e, void *data)
 	} else if (!strcasecmp(key, "constraint")) {
 		set_str(&c->constraint, v);
 	} else if (!strcasecmp(key, "targets")) {
-		if (targets_check(e->name, v) < 0) {
-			st->err = RESPIN_ERR;
+		int r = targets_check(e->name, v);
+
+		if (r < 0) {
+			st->err = r;
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -340,8 +343,10 @@ static int config_entry(const git_config_entry *e, void *data)
 		}
 		set_str(&c->kconfig, v);
 	} else if (!strcasecmp(key, "vmstat")) {
-		if (vmstat_globs_check(e->name, v) < 0) {
-			st->err = RESPIN_ERR;
+		int r = vmstat_globs_check(e->name, v);
+
+		if (r < 0) {
+			st->err = r;
 			strbuf_release(&cname);
 			return -1;
 		}
@@ -396,55 +401,18 @@ static void hash_check(struct check *c, const char *kernel)
 	strbuf_addf(&sb, "format 2\nkind %s\ncommand %s\nmetric %s\npattern %s\n",
 		    kind_names[c->kind], c->command ? c->command : "",
 		    c->metric ? c->metric : "", c->pattern ? c->pattern : "");
-	/*
-	 * A bench's numbers are the machine's: one that asks for a node
-	 * type keeps its samples apart from those of other machines (a
-	 * line only when set, so every other hash stays as it was).
-	 */
-	if (c->kind == CHECK_BENCH && c->constraint)
-		strbuf_addf(&sb, "constraint %s\n", c->constraint);
-	/* what a bench records and runs (lines only when set, as above) */
-	if (c->kind == CHECK_BENCH && c->vmstat) {
-		struct strbuf w = STRBUF_INIT;
-		const char *p = c->vmstat;
-
-		strbuf_addstr(&sb, "vmstat");
-		while (strbuf_next_word(&w, &p, " \t"))
-			strbuf_addf(&sb, " %s", w.buf);
-		strbuf_addch(&sb, '\n');
-		strbuf_release(&w);
-	}
-	if (c->kind == CHECK_BENCH && c->recipe)
-		strbuf_addf(&sb, "recipe %s %d\n", c->recipe,
-			    recipe_find(c->recipe)->format);
-	/* another .config builds another kernel (and another script) */
-	if (c->kind == CHECK_BUILD && c->kconfig &&
-	    strcmp(c->kconfig, "current")) {
-		strbuf_addf(&sb, "kconfig %s", c->kconfig);
-		if (!strcmp(c->kconfig, "tiny-qemu"))
-			strbuf_addf(&sb, " %d", KCONFIG_TINY_FORMAT);
-		strbuf_addch(&sb, '\n');
-	}
+	/* the kind's own settings that change what runs */
+	if (check_kind_ops(c->kind)->definition)
+		check_kind_ops(c->kind)->definition(c, &sb);
 	/*
 	 * In the guest it is another run (another kernel's warnings, and
-	 * the command line it boots with): a line only when set.
+	 * the command line it boots with): a line only when set.  (After
+	 * the kind's lines: a kselftest check, whose lines came after it,
+	 * never runs in the guest.)
 	 */
 	if (c->guest)
 		strbuf_addf(&sb, "guest 1\nappend %s\n",
 			    c->append ? c->append : "");
-	/* what a kselftest check runs (the runner's path is not it) */
-	if (c->kind == CHECK_KSELFTEST && c->initramfs)
-		strbuf_addf(&sb, "kselftest 1\ntargets %s\nappend %s\n",
-			    c->targets ? c->targets : "",
-			    c->append ? c->append : "");
-	/* (2: installed and run by run_kselftest.sh in a guest) */
-	else if (c->kind == CHECK_KSELFTEST)
-		strbuf_addf(&sb, "kselftest 2\ntargets %s\ntests %s\n"
-			    "append %s\nmemory %s\nsmp %d\nslowdown %d\n",
-			    c->targets ? c->targets : "",
-			    c->tests ? c->tests : "",
-			    c->append ? c->append : "", c->memory, c->smp,
-			    c->slowdown);
 	/*
 	 * What runs on or with the built tree (in its kernel, or reading
 	 * its build directory) gives another result for another kernel:
@@ -678,8 +646,8 @@ int checks_load_preset(git_repository *repo, const char *preset,
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;
 		}
-		if (c->guest && c->kind != CHECK_COMMAND &&
-		    c->kind != CHECK_KTAP && c->kind != CHECK_BENCH) {
+		if (c->guest &&
+		    !(check_kind_ops(c->kind)->needs & KIND_IN_GUEST)) {
 			r = error("respin.check.%s.guest: only command, ktap "
 				  "and bench checks run in the guest ('%s' is "
 				  "a %s check)", c->name, c->name,
@@ -690,8 +658,8 @@ int checks_load_preset(git_repository *repo, const char *preset,
 		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
 			c->metric = xstrdup(c->name);
 		if (!c->timeout)
-			c->timeout = c->kind == CHECK_BUILD ||
-				     c->kind == CHECK_COCCI ? 3600 : 600;
+			c->timeout = check_kind_ops(c->kind)->timeout ?
+				     check_kind_ops(c->kind)->timeout : 600;
 	}
 	hash_checks(out);
 out:

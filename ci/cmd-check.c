@@ -10,6 +10,7 @@
  */
 #include "ci/engine.h"
 #include "ci/executor.h"
+#include "ci/session.h"
 #include "ci/static.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -22,44 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 static const char *const usage[] = {
 	"respin check <name>[@v<n>] [--preset <p>] [--only <c1,c2>] [--patch <i>] [--base-too] [-j <n>] [--wait]",
 	"respin check --list [--preset <p>] [--json]",
 	NULL
 };
-
-void check_progress_stderr(const struct engine_progress *p, void *data)
-{
-	struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
-	struct winsize ws;
-	size_t cols = 0, k, shown = 0;
-
-	(void)data;
-	if (!p->what) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	engine_progress_text(p, &text);
-	strbuf_add_term_safe(&line, text.buf, text.len, 0);
-	/* one line that fits: a wrapped one could not be cleared in place */
-	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
-		cols = ws.ws_col - 1;
-	for (k = 0; cols && k < line.len; k++) {
-		if (((unsigned char)line.buf[k] & 0xc0) == 0x80)
-			continue;	/* inside a UTF-8 character */
-		if (shown++ == cols) {
-			strbuf_setlen(&line, k);
-			break;
-		}
-	}
-	fprintf(stderr, "\r\033[K%s", line.buf);
-	fflush(stderr);
-	strbuf_release(&text);
-	strbuf_release(&line);
-}
 
 static int list_checks(struct check_list *l, int json)
 {
@@ -251,13 +220,7 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 			       v->nr_patches, patch);
 		goto fail;
 	}
-	r = results_open(ctx->repo, &rs);
-	if (r < 0)
-		goto fail;
-	engine_init(&e, ctx->repo, &s, v, &checks, rs);
-	engine_ready = 1;
-	run_signals_catch();
-	r = engine_lock(&e, 0, NULL);
+	r = check_session_open(ctx, &e, &s, v, &checks, &rs, &engine_ready);
 	if (r == 1 && wait) {
 		fprintf(stderr, "respin: %s; waiting...\n", error_last());
 		error_clear();
@@ -269,8 +232,6 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		r = RESPIN_ERR;
 	if (r < 0)
 		goto fail;
-	if (ctx->stderr_is_tty)
-		e.progress = check_progress_stderr;
 	e.only = patch;
 	e.base_too = base_too;
 	e.jobs = jobs;

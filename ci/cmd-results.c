@@ -8,6 +8,7 @@
 #include "ci/benchtable.h"
 #include "ci/engine.h"
 #include "ci/grid.h"
+#include "ci/kind.h"
 #include "ci/warnings.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -110,7 +111,8 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 			json_string_member(&j, "summary", cell->res.summary);
 			json_key(&j, "duration");
 			json_double(&j, cell->res.duration);
-			if (c->kind == CHECK_BENCH) {
+			if (check_kind_ops(c->kind)->results ==
+			    KIND_RESULTS_SAMPLES) {
 				size_t w;
 
 				json_key(&j, "samples");
@@ -148,8 +150,8 @@ static void json_table(struct engine *e, struct grid_cell *cells, size_t ncols,
 				warning_set_json(&j, "fixed_runtime_warnings",
 						 &cell->fixed);
 			}
-			if (c->kind == CHECK_BUILD ||
-			    check_kind_static(c->kind)) {
+			if (check_kind_ops(c->kind)->results ==
+			    KIND_RESULTS_WARNINGS) {
 				warning_set_json(&j, "warnings", &cell->warnings);
 				warning_set_json(&j, "new_warnings", &cell->added);
 				warning_set_json(&j, "fixed_warnings", &cell->fixed);
@@ -174,7 +176,7 @@ static int mmtests_tables(struct engine *e, const struct grid *g,
 		const struct check *c = &e->checks->items[k];
 		size_t before = out->len;
 
-		if (c->kind != CHECK_BENCH)
+		if (check_kind_ops(c->kind)->results != KIND_RESULTS_SAMPLES)
 			continue;
 		if (out->len)
 			strbuf_addch(out, '\n');

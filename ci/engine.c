@@ -2,18 +2,18 @@
 /*
  * The scheduler: which check runs at which position, what is reused,
  * the worktree and the build a check needs, the executor each check's
- * commands go through, the lint jobs of -j in threads, and storing a
- * verdict.  What a kind runs and how it is judged is its own file
- * (ci/check-KIND.c, behind ci/kind.h).
+ * commands go through, and storing a verdict (the lint jobs of -j in
+ * threads: ci/parallel.c).  What a kind runs and how it is judged is
+ * its own file (ci/check-KIND.c, behind ci/kind.h).
  */
-#include "ci/kind.h"
+#include "ci/engine-run.h"
 #include "ci/guest.h"
+#include "ci/parallel.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,19 +130,23 @@ int engine_key(git_repository *repo, const struct series_version *v,
 {
 	unsigned needs = check_kind_ops(c->kind)->needs;
 	git_oid oid;
+	int r;
 
 	if ((needs & KIND_KEY_PAIR) && i > 0) {
 		/* "trees:BEFORE:AFTER" */
-		if (engine_tree(repo, engine_commit(v, i - 1), &oid) < 0)
-			return -1;
+		r = engine_tree(repo, engine_commit(v, i - 1), &oid);
+		if (r < 0)
+			return r;
 		strbuf_addstr(out, "trees:");
 		strbuf_add_oid(out, &oid, GIT_OID_HEXSZ);
 		strbuf_addch(out, ':');
-		if (engine_tree(repo, engine_commit(v, i), &oid) < 0)
-			return -1;
+		r = engine_tree(repo, engine_commit(v, i), &oid);
+		if (r < 0)
+			return r;
 	} else if (needs & KIND_NEEDS_MAIL) {
 		struct strbuf text = STRBUF_INIT;
-		int r = engine_patch_text(repo, v, i, &text);
+
+		r = engine_patch_text(repo, v, i, &text);
 
 		if (!r)
 			git_odb_hash(&oid, text.buf, text.len, GIT_OBJECT_BLOB);
@@ -151,8 +155,9 @@ int engine_key(git_repository *repo, const struct series_version *v,
 			return r;
 		strbuf_addstr(out, "patch:");
 	} else {
-		if (engine_tree(repo, engine_commit(v, i), &oid) < 0)
-			return -1;
+		r = engine_tree(repo, engine_commit(v, i), &oid);
+		if (r < 0)
+			return r;
 		strbuf_addstr(out, "tree:");
 	}
 	strbuf_add_oid(out, &oid, GIT_OID_HEXSZ);
@@ -600,12 +605,8 @@ int engine_stored(struct engine *e, const struct check *c, const char *key)
 	return stored(e, c, key, NULL);
 }
 
-/*
- * A stored result of c at i: reused, not run again (the failures among
- * them are named).  0 reused, RESPIN_ENOTFOUND to run, <0 a database
- * error.
- */
-static int reuse(struct engine *e, const struct check *c, size_t i,
+/* (engine-run.h) */
+int engine_reuse(struct engine *e, const struct check *c, size_t i,
 		 const char *key, int quiet)
 {
 	struct result old;
@@ -629,8 +630,8 @@ static int reuse(struct engine *e, const struct check *c, size_t i,
 	return 0;
 }
 
-/* Judges what the run of j gave, by its kind, and stores the verdict. */
-static int judge_and_store(const struct check_job *j,
+/* (engine-run.h) */
+int engine_judge_and_store(const struct check_job *j,
 			   const struct run_result *res)
 {
 	struct check_verdict v = CHECK_VERDICT_INIT;
@@ -675,15 +676,15 @@ static int run_command_kind(const struct check_job *j)
 			j->c->guest ? guest_timeout(j->c) : j->c->timeout,
 			input.len ? input.buf : NULL, input.len, &res);
 	if (!r)
-		r = judge_and_store(j, &res);
+		r = engine_judge_and_store(j, &res);
 	run_result_release(&res);
 	strbuf_release(&cmd);
 	strbuf_release(&input);
 	return r;
 }
 
-/* 1 when check c's executor queues its jobs (a cluster), 0, <0 errors. */
-static int queues(struct engine *e, const struct check *c)
+/* (engine-run.h) */
+int engine_queues(struct engine *e, const struct check *c)
 {
 	struct executor own = { 0 }, *x = NULL;
 	int parallel = e->parallel, r;
@@ -695,140 +696,6 @@ static int queues(struct engine *e, const struct check *c)
 		r = x->ops->queues;
 	if (x == &own)
 		executor_release(&own);
-	return r;
-}
-
-/* -j runs c's jobs in threads here (lint, on the local executor). */
-static int in_threads(struct engine *e, const struct check *c)
-{
-	return e->jobs > 1 && (check_needs(c) & KIND_WORKTREE_FREE) &&
-	       queues(e, c) == 0;
-}
-
-/*
- * -j N: lint jobs need no build and do not touch the worktree, so they
- * run first, N at a time, each in a thread of its own that waits on its
- * process; their results are judged and stored afterwards, in order.
- */
-struct lint_job {
-	struct engine *e;
-	const struct check *c;
-	size_t i;
-	git_oid tree;
-	struct strbuf key, text, cmd;
-	struct run_result res;
-	int r;
-};
-
-static void *lint_job_run(void *arg)
-{
-	struct lint_job *lj = arg;
-
-	lj->r = engine_exec(lj->e, lj->c, lj->i, &lj->tree, NULL, lj->cmd.buf,
-			    lj->c->timeout, lj->text.buf, lj->text.len,
-			    &lj->res);
-	return NULL;
-}
-
-static int lint_in_parallel(struct engine *e)
-{
-	struct lint_job *jobs = NULL;
-	size_t nr = 0, alloc = 0, i, k, start;
-	int r = 0;
-
-	for (i = 1; i <= e->v->nr_patches && !r; i++) {
-		if (e->only >= 0 && (size_t)e->only != i)
-			continue;
-		for (k = 0; k < e->checks->nr && !r; k++) {
-			const struct check *c = &e->checks->items[k];
-			struct lint_job *lj;
-
-			if (!in_threads(e, c))
-				continue;
-			ALLOC_GROW(jobs, nr, alloc);
-			lj = &jobs[nr];
-			memset(lj, 0, sizeof(*lj));
-			lj->e = e;
-			lj->c = c;
-			lj->i = i;
-			strbuf_init(&lj->key, 0);
-			strbuf_init(&lj->text, 0);
-			strbuf_init(&lj->cmd, 0);
-			run_result_init(&lj->res);
-			nr++;
-			r = engine_key(e->repo, e->v, c, i, &lj->key);
-			if (!r)
-				r = engine_tree(e->repo, engine_commit(e->v, i),
-						&lj->tree);
-			if (r < 0)
-				break;
-			/* (the serial path names stored failures; this never did) */
-			r = reuse(e, c, i, lj->key.buf, 1);
-			if (r < 0 && r != RESPIN_ENOTFOUND)
-				break;
-			if (!r) {
-				lj->r = 1;	/* stored already */
-				continue;
-			}
-			{
-				struct check_job j = { e, c, i, { { 0 } },
-						       lj->key.buf };
-
-				git_oid_cpy(&j.tree, &lj->tree);
-				r = check_kind_ops(c->kind)->command(&j,
-						&lj->cmd, &lj->text);
-			}
-			if (r > 0) {
-				e->errors++;	/* no command: reported */
-				lj->r = 1;
-				r = 0;
-			}
-		}
-	}
-	/* N at a time; the worktree stays where it is meanwhile */
-	e->parallel = 1;
-	if (!r)
-		worktree_lock_note(&e->wt, "lint jobs in parallel", 0);
-	for (start = 0; !r && start < nr; start += (size_t)e->jobs) {
-		pthread_t *t = xcalloc((size_t)e->jobs, sizeof(*t));
-		int *made = xcalloc((size_t)e->jobs, sizeof(*made));
-
-		engine_step(e, jobs[start].i, jobs[start].c,
-			    "running in parallel");
-		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
-			if (!jobs[start + k].r)
-				made[k] = !pthread_create(&t[k], NULL,
-							  lint_job_run,
-							  &jobs[start + k]);
-		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
-			if (made[k])
-				pthread_join(t[k], NULL);
-		free(t);
-		free(made);
-		/* a job that could not run (or was interrupted) stops all */
-		for (k = 0; k < (size_t)e->jobs && start + k < nr; k++)
-			if (jobs[start + k].r < 0 && !r)
-				r = jobs[start + k].r;
-	}
-	e->parallel = 0;
-	for (k = 0; k < nr; k++) {
-		struct lint_job *lj = &jobs[k];
-
-		if (!r && !lj->r && lj->cmd.len) {
-			struct check_job j = { e, lj->c, lj->i, { { 0 } },
-					       lj->key.buf };
-
-			git_oid_cpy(&j.tree, &lj->tree);
-			r = judge_and_store(&j, &lj->res);
-			if (!r)
-				e->ran++;
-		}
-		strbuf_release(&lj->key);
-		strbuf_release(&lj->text);
-		strbuf_release(&lj->cmd);
-		run_result_release(&lj->res);
-	}
-	free(jobs);
 	return r;
 }
 
@@ -937,7 +804,7 @@ static int queue_ahead(struct engine *e)
 
 		if ((pass < e->checks->nr) != !!ops->queue)
 			continue;
-		r = queues(e, c);
+		r = engine_queues(e, c);
 		if (r > 0 && ops->queue) {
 			r = ops->queue(e, c);
 		} else if (r > 0 && ops->command && !ops->run &&
@@ -990,7 +857,7 @@ int engine_run(struct engine *e)
 			     e->s->name, e->v->number, e->s->name,
 			     e->v->number);
 	for (k = 0; k < e->checks->nr && r >= 0 && !ahead; k++)
-		if ((r = queues(e, &e->checks->items[k])) > 0)
+		if ((r = engine_queues(e, &e->checks->items[k])) > 0)
 			ahead = 1;
 	/* the worktree must exist for the tree's checkpatch */
 	if (r >= 0 && (ahead || e->jobs > 1))
@@ -998,14 +865,15 @@ int engine_run(struct engine *e)
 	if (!r && ahead)
 		r = queue_ahead(e);
 	if (!r && e->jobs > 1)
-		r = lint_in_parallel(e);
+		r = parallel_lint(e);
 	if (r < 0)
 		return r;
 	for (i = 0; i <= n && r >= 0; i++) {
 		git_oid tree;
+		int t = engine_tree(e->repo, engine_commit(e->v, i), &tree);
 
-		if (engine_tree(e->repo, engine_commit(e->v, i), &tree) < 0)
-			return -1;
+		if (t < 0)
+			return t;
 		for (k = 0; k < e->checks->nr && r >= 0; k++) {
 			const struct check *c = &e->checks->items[k];
 			unsigned needs = check_needs(c);
@@ -1013,8 +881,9 @@ int engine_run(struct engine *e)
 
 			if (!engine_applies(e, c, i))
 				continue;
-			if ((needs & KIND_WORKTREE_FREE) && in_threads(e, c))
-				continue;	/* done by lint_in_parallel() */
+			if ((needs & KIND_WORKTREE_FREE) &&
+			    parallel_in_threads(e, c))
+				continue;	/* done by parallel_lint() */
 			if (needs & KIND_OWN_SCHEDULE)
 				continue;	/* its run_all, below */
 			if (run_interrupted()) {
@@ -1023,7 +892,7 @@ int engine_run(struct engine *e)
 			}
 			r = engine_key(e->repo, e->v, c, i, &key);
 			if (!r)
-				r = reuse(e, c, i, key.buf, 0);
+				r = engine_reuse(e, c, i, key.buf, 0);
 			if (r == RESPIN_ENOTFOUND)
 				r = run_one(e, c, i, &tree, key.buf);
 			strbuf_release(&key);

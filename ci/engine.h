@@ -28,14 +28,6 @@ typedef void engine_progress_fn(const struct engine_progress *p,
 void engine_progress_text(const struct engine_progress *p,
 			  struct strbuf *out);
 /*
- * The commands' progress callback (ci/cmd-check.c, the command layer):
- * that line on stderr, escaped, fitted to the terminal and rewritten in
- * place; cleared at the end.  respin check, bisect and bisect-base set
- * it when stderr is a terminal.
- */
-void check_progress_stderr(const struct engine_progress *p, void *data);
-
-/*
  * Runs the checks of a version patch by patch: position 0 is the base
  * (builds and benches run there too, so comparisons have a reference),
  * position i the tree after patches 1..i.  A result whose key is stored

@@ -345,9 +345,12 @@ static int chain_script(const struct exec_job *job, const char *dir,
 	for (k = 0; k < job->nr_steps; k++) {
 		const struct exec_step *st = &job->steps[k];
 
+		int r;
+
 		strbuf_addf(out, "(\n");
-		if (env_lines(job, st->env, "\t", out) < 0)
-			return -1;
+		r = env_lines(job, st->env, "\t", out);
+		if (r < 0)
+			return r;
 		strbuf_addstr(out, "\tRESPIN_SRC=$work; export RESPIN_SRC\n"
 			      "\tcommand=");
 		strbuf_add_sq(out, st->command);
@@ -368,10 +371,13 @@ static int chain_script(const struct exec_job *job, const char *dir,
 static int job_script(const struct exec_job *job, const char *dir,
 		      int nice, struct strbuf *out)
 {
+	int r;
+
 	/* (the name holds the series' name: it stays out of the script) */
 	script_start(job, dir, "a respin job", out);
-	if (env_lines(job, job->env, "", out) < 0)
-		return -1;
+	r = env_lines(job, job->env, "", out);
+	if (r < 0)
+		return r;
 	strbuf_addf(out, "if ! tree %s; then\n"
 		    "\tmv \"$work.err\" \"$dir/broken\"\n"
 		    "\techo 125 >\"$dir/exit\"; exit 0\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/grid.h"
 #include "ci/engine.h"
+#include "ci/kind.h"
 #include "ci/static.h"
 #include "ci/vmstat.h"
 #include "tools/lib/error.h"
@@ -10,6 +11,22 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+
+/* What c's results hold (kind.h), from its kind. */
+static enum kind_results results_of(const struct check *c)
+{
+	return check_kind_ops(c->kind)->results;
+}
+
+/*
+ * A kind that never runs on the base (lint, the static kinds): its
+ * base cell is empty, not missing.
+ */
+static int never_on_base(const struct check *c)
+{
+	return !(check_kind_ops(c->kind)->needs &
+		 (KIND_ON_BASE | KIND_ON_BASE_TOO));
+}
 
 struct grid_cell *grid_cell(const struct grid *g, size_t i, size_t k)
 {
@@ -158,7 +175,7 @@ static int load_cell(git_repository *repo, struct results *rs,
 	struct strbuf key = STRBUF_INIT;
 	int r;
 
-	if (i == 0 && (c->kind == CHECK_LINT || check_kind_static(c->kind)))
+	if (i == 0 && never_on_base(c))
 		return 0;
 	r = engine_key(repo, v, c, i, &key);
 	if (!r)
@@ -173,7 +190,7 @@ static int load_cell(git_repository *repo, struct results *rs,
 	if (c->guest)
 		warning_set_parse_lines(&cell->warnings, cell->res.details ?
 					cell->res.details : "");
-	if (c->kind == CHECK_BENCH) {
+	if (results_of(c) == KIND_RESULTS_SAMPLES) {
 		r = results_samples_get_seq(rs, c->hash, cell->res.key,
 					    &cell->samples, &cell->seq,
 					    &cell->nr_samples);
@@ -328,7 +345,7 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 	for (k = 0; k < checks->nr; k++) {
 		if (checks->items[k].guest)
 			diff_warnings(g, k);	/* the kernel's, at runtime */
-		if (checks->items[k].kind == CHECK_BENCH)
+		if (results_of(&checks->items[k]) == KIND_RESULTS_SAMPLES)
 			compare_bench(g, &checks->items[k], k);
 		else if (checks->items[k].kind == CHECK_BUILD)
 			diff_warnings(g, k);
@@ -525,12 +542,10 @@ static void cell_text(struct strbuf *out, const struct check *c,
 		      const struct grid_cell *cell, size_t i)
 {
 	if (!cell->have)
-		strbuf_addstr(out, i == 0 && (c->kind == CHECK_LINT ||
-					      check_kind_static(c->kind)) ?
-			      "" : "-");
+		strbuf_addstr(out, i == 0 && never_on_base(c) ? "" : "-");
 	else if (c->kind == CHECK_BUILD && cell->res.status == RESULT_PASS)
 		build_text(out, cell, i);
-	else if (c->kind == CHECK_BENCH && cell->nr_samples)
+	else if (results_of(c) == KIND_RESULTS_SAMPLES && cell->nr_samples)
 		bench_text(out, cell, i);
 	else {
 		const char *st = result_status_name(cell->res.status);
@@ -606,7 +621,7 @@ size_t grid_patch_line(struct strbuf *out, const struct check_list *checks,
 		if (!cell->have)
 			continue;
 		strbuf_addf(out, "%s%s ", n++ ? "; " : "", c->name);
-		if (c->kind == CHECK_BUILD || check_kind_static(c->kind))
+		if (results_of(c) == KIND_RESULTS_WARNINGS)
 			build_words(out, cell);
 		else
 			grid_cell_text(out, c, cell, i);

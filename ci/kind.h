@@ -32,6 +32,21 @@
 #define KIND_BUILD_DIR		(1u << 9) /* makes in the build directory
 					     itself, not on kept artifacts:
 					     no build chain (it moves on) */
+#define KIND_IN_GUEST		(1u << 10) /* guest = true runs it in the
+					      position's kernel (guest.c) */
+
+/*
+ * What a kind's stored results hold beyond a status and a summary: what
+ * results diff compares between two versions of a patch (resultdiff.c).
+ */
+enum kind_results {
+	KIND_RESULTS_STATUS = 0,	/* nothing more (command) */
+	KIND_RESULTS_WARNINGS,		/* the warnings a patch adds (build,
+					   the static kinds) */
+	KIND_RESULTS_FINDINGS,		/* findings in the log (lint) */
+	KIND_RESULTS_SUBTESTS,		/* KTAP subtests in the log */
+	KIND_RESULTS_SAMPLES,		/* samples against the base (bench) */
+};
 
 /* One check at one position. */
 struct check_job {
@@ -57,6 +72,8 @@ void check_verdict_release(struct check_verdict *v);
 struct check_kind_ops {
 	enum check_kind kind;
 	unsigned needs;		/* KIND_* */
+	enum kind_results results;	/* what versions compare */
+	double timeout;		/* seconds when none is set; 0: 600 */
 	/*
 	 * What to run for j, and its stdin: 0, 1 when there is nothing to
 	 * run (said in e->report, counted an error), <0 errors.
@@ -77,6 +94,13 @@ struct check_kind_ops {
 	 * position's command; others queue nothing ahead.
 	 */
 	int (*queue)(struct engine *e, const struct check *c);
+	/*
+	 * The lines of c's definition (its hash, checks.c) that the
+	 * kind's own settings add, when they change what runs; NULL:
+	 * none.  A changed line is another check: nothing stored is
+	 * reused for it.
+	 */
+	void (*definition)(const struct check *c, struct strbuf *out);
 };
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k);

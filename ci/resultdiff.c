@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ci/resultdiff.h"
+#include "ci/kind.h"
 #include "ci/ktap.h"
 #include "tools/lib/error.h"
 
@@ -300,25 +301,20 @@ static int compare_check(struct resultdiff_check *rc, struct results *rs)
 	/* a guest check: the kernel warnings each version's patch adds */
 	if (rc->check->guest)
 		compare_build(rc);
-	switch (rc->check->kind) {
-	case CHECK_BUILD:
-	case CHECK_SPARSE:
-	case CHECK_W1:
-	case CHECK_KDOC:
-	case CHECK_COCCI:
+	switch (check_kind_ops(rc->check->kind)->results) {
+	case KIND_RESULTS_WARNINGS:
 		compare_build(rc);
 		return 0;
-	case CHECK_BENCH:
+	case KIND_RESULTS_SAMPLES:
 		compare_bench(rc);
 		return 0;
-	case CHECK_LINT:
+	case KIND_RESULTS_FINDINGS:
 		r = compare_lint(rc, rs);
 		break;
-	case CHECK_KTAP:
-	case CHECK_KSELFTEST:
+	case KIND_RESULTS_SUBTESTS:
 		r = compare_ktap(rc, rs);
 		break;
-	case CHECK_COMMAND:
+	case KIND_RESULTS_STATUS:
 		break;
 	}
 	/* nothing more precise to say: the summaries, if they differ */
@@ -499,8 +495,8 @@ static void check_text(struct strbuf *out, const char *prefix,
 		strbuf_addf(out, "not run in v%d\n", rc->a ? vb : va);
 		return;
 	}
-	if (c->kind == CHECK_BENCH && rc->a->nr_samples &&
-	    rc->b->nr_samples) {
+	if (check_kind_ops(c->kind)->results == KIND_RESULTS_SAMPLES &&
+	    rc->a->nr_samples && rc->b->nr_samples) {
 		bench_text(out, prefix, rc, va, vb);
 		return;
 	}
@@ -556,7 +552,7 @@ static void json_side(struct json *j, const char *key,
 	json_object_begin(j);
 	json_string_member(j, "status", result_status_name(cell->res.status));
 	json_string_member(j, "summary", cell->res.summary);
-	if (rc->check->kind == CHECK_BENCH) {
+	if (check_kind_ops(rc->check->kind)->results == KIND_RESULTS_SAMPLES) {
 		json_int_member(j, "runs", (int64_t)cell->nr_samples);
 		if (cell->nr_samples) {
 			json_key(j, "mean");
@@ -610,6 +606,7 @@ static void json_flips(struct json *j, const struct resultdiff_check *rc)
 static void json_check(struct json *j, const struct resultdiff_check *rc)
 {
 	enum check_kind kind = rc->check->kind;
+	enum kind_results results = check_kind_ops(kind)->results;
 
 	json_key(j, rc->check->name);
 	json_object_begin(j);
@@ -622,15 +619,15 @@ static void json_check(struct json *j, const struct resultdiff_check *rc)
 		warning_set_json(j, "fixed_runtime_warnings",
 				 &rc->fixed_warnings);
 	}
-	if (kind == CHECK_BUILD || check_kind_static(kind)) {
+	if (results == KIND_RESULTS_WARNINGS) {
 		warning_set_json(j, "new_warnings", &rc->new_warnings);
 		warning_set_json(j, "fixed_warnings", &rc->fixed_warnings);
-	} else if (kind == CHECK_LINT) {
+	} else if (results == KIND_RESULTS_FINDINGS) {
 		json_findings(j, "new_findings", &rc->new_findings);
 		json_findings(j, "gone_findings", &rc->gone_findings);
-	} else if (kind == CHECK_KTAP || kind == CHECK_KSELFTEST) {
+	} else if (results == KIND_RESULTS_SUBTESTS) {
 		json_flips(j, rc);
-	} else if (kind == CHECK_BENCH) {
+	} else if (results == KIND_RESULTS_SAMPLES) {
 		json_key(j, "direct");
 		if (rc->have_direct) {
 			json_object_begin(j);

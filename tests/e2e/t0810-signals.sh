@@ -63,6 +63,24 @@ test_expect_success 'SIGHUP: exit 129, the sleep is gone, nothing recorded' '
 	interrupt HUP 129
 '
 
+# -j 2 runs lint jobs in threads: the thread's message reaches the user.
+test_expect_success 'SIGINT during -j 2 lint threads: the message says so' '
+	git config respin.check.lint2.kind lint &&
+	git config respin.check.lint2.command \
+		"cat >/dev/null; if [ -e \"$TRASH/hang\" ]; then sleep 300 & echo \$! >\"$TRASH/sleep.pid\"; wait; fi; echo ok" &&
+	rm -f "$TRASH/sleep.pid" && : >"$TRASH/hang" &&
+	{ env --default-signal=INT respin check a -j 2 --only lint2 >out 2>err & } && p=$! &&
+	sp=$(started) &&
+	kill -INT $p && rc=0 && { wait $p || rc=$?; } &&
+	git config --remove-section respin.check.lint2 &&
+	cat out err && echo "exit $rc" &&
+	test $rc = 130 &&
+	gone $sp &&
+	test_grep "^respin: interrupted by SIGINT: the running command.s process group was ended; nothing was recorded for it$" err &&
+	! grep "unknown error" err &&
+	test ! -s out
+'
+
 test_expect_success 'respin ends by the signal itself (what a parent sees)' '
 	rm -f "$TRASH/sleep.pid" && : >"$TRASH/hang" &&
 	perl -e "

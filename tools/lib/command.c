@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 int command_parse(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage, int *exit_code)
@@ -74,4 +76,31 @@ void command_progress(const char *what, void *data)
 	else
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
+}
+
+void command_progress_fit(const char *what)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct winsize ws;
+	size_t cols = 0, k, shown = 0;
+
+	if (!what) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	strbuf_add_term_safe(&line, what, strlen(what), 0);
+	/* one line that fits: a wrapped one could not be cleared in place */
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
+		cols = ws.ws_col - 1;
+	for (k = 0; cols && k < line.len; k++) {
+		if (((unsigned char)line.buf[k] & 0xc0) == 0x80)
+			continue;	/* inside a UTF-8 character */
+		if (shown++ == cols) {
+			strbuf_setlen(&line, k);
+			break;
+		}
+	}
+	fprintf(stderr, "\r\033[K%s", line.buf);
+	fflush(stderr);
+	strbuf_release(&line);
 }

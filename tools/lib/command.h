@@ -50,5 +50,10 @@ void command_notes(const char *lines);
  * form fits callbacks that take a data pointer (unused).
  */
 void command_progress(const char *what, void *data);
+/*
+ * The same line cut to the terminal's width (a wrapped line could not
+ * be rewritten in place); what NULL clears it.
+ */
+void command_progress_fit(const char *what);
 
 #endif
