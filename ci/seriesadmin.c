@@ -233,14 +233,15 @@ int series_admin_rename(git_repository *repo, const char *old_name,
 	struct strbuf what = STRBUF_INIT, path = STRBUF_INIT;
 	int r, held = 0;
 
+	if (series_name_check(new_name) < 0)
+		return RESPIN_EUSAGE;
 	series_init(&n, "");
 	memset(&wn, 0, sizeof(wn));
 	wn.lock.fd = -1;
-	if (series_name_check(new_name) < 0)
-		return RESPIN_EUSAGE;
 	r = series_load(repo, old_name, &s, SERIES_LOAD_LATEST);
 	if (r < 0) {
 		series_release(&s);
+		series_release(&n);
 		return r;
 	}
 	if (series_load(repo, new_name, &n, SERIES_LOAD_LATEST) == 0) {

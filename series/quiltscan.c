@@ -10,15 +10,18 @@ int quilt_scan(git_repository *repo, const char *dir, const char *base,
 	       struct quilt_stack *q, struct tree_scan *t)
 {
 	char tip[GIT_OID_HEXSZ + 1], at[GIT_OID_HEXSZ + 1];
-	git_object *o = NULL;
+	git_object *named = NULL, *o = NULL;
 	int r;
 
 	memset(t, 0, sizeof(*t));
 	memset(q, 0, sizeof(*q));
 	if (!base)
 		base = "HEAD";
-	if (git_revparse_single(&o, repo, base) < 0 ||
-	    git_object_peel(&o, o, GIT_OBJECT_COMMIT) < 0) {
+	r = git_revparse_single(&named, repo, base);
+	if (!r)
+		r = git_object_peel(&o, named, GIT_OBJECT_COMMIT);
+	git_object_free(named);
+	if (r < 0) {
 		git_object_free(o);
 		return error_code(RESPIN_ENOTFOUND, "%s is not a commit: give "
 				  "--base the commit the stack in %s applies "
