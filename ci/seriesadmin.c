@@ -235,7 +235,7 @@ int series_admin_rename(git_repository *repo, const char *old_name,
 
 	if (series_name_check(new_name) < 0)
 		return RESPIN_EUSAGE;
-	series_init(&n, "");
+	memset(&n, 0, sizeof(n));	/* series_load() fills it */
 	memset(&wn, 0, sizeof(wn));
 	wn.lock.fd = -1;
 	r = series_load(repo, old_name, &s, SERIES_LOAD_LATEST);
