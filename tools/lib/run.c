@@ -98,12 +98,25 @@ static void keep_tail(struct strbuf *out, size_t max)
 	}
 }
 
-static volatile sig_atomic_t caught;
+/*
+ * The first signal caught, read by the -j lint threads too: atomic
+ * loads and stores (lock-free for an int, so safe in the handler), not
+ * a volatile sig_atomic_t, which is safe for the handler but a data
+ * race between threads.
+ */
+static int caught_sig;
+
+static int caught(void)
+{
+	return __atomic_load_n(&caught_sig, __ATOMIC_SEQ_CST);
+}
 
 static void on_signal(int sig)
 {
-	if (!caught)
-		caught = sig;
+	int none = 0;
+
+	__atomic_compare_exchange_n(&caught_sig, &none, sig, 0,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
 void run_signals_catch(void)
@@ -127,12 +140,12 @@ void run_signals_catch(void)
 
 int run_interrupted(void)
 {
-	return caught;
+	return caught();
 }
 
 int run_error_interrupted(void)
 {
-	int sig = caught;
+	int sig = caught();
 
 	return error("interrupted by %s", sig == SIGINT ? "SIGINT" :
 		     sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
@@ -246,7 +259,7 @@ static void job_tick(struct job *j, double t, int watch_leader)
 		j->leader_done = 1;
 		j->grace_end = t + 1;
 	}
-	if (caught && !j->interrupted) {
+	if (caught() && !j->interrupted) {
 		j->interrupted = 1;
 		group_end(&j->g, t);
 	}
@@ -314,7 +327,7 @@ int run_program(const struct run_opts *o, struct run_result *res)
 	struct job j;
 	int status = 0, r;
 
-	if (caught)
+	if (caught())
 		return run_error_interrupted();
 	memset(&j, 0, sizeof(j));
 	j.start = now();
