@@ -11,6 +11,7 @@
 
 #include <git2.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void patchmail_span_check(const struct patchmail_span *s,
 				 const char *body, size_t len)
@@ -35,7 +36,13 @@ FUZZ_TARGET(patchmail)
 		patchmail_span_check(&pm.message, body, size);
 		patchmail_span_check(&pm.trailer_block, body, size);
 		patchmail_span_check(&pm.notes, body, size);
-		patchmail_span_check(&pm.diff, body, size);
+		patchmail_span_check(&pm.raw_diff, body, size);
+		/* the diff read: the body's, or its rewrite as git's */
+		if (pm.diff_buf)
+			patchmail_span_check(&pm.diff, pm.diff_buf,
+					     strlen(pm.diff_buf));
+		else
+			patchmail_span_check(&pm.diff, body, size);
 		patchmail_span_check(&pm.tail, body, size);
 		patchmail_span_check(&pm.signature, body, size);
 		for (i = 0; i < pm.trailers.nr; i++)

@@ -30,9 +30,10 @@ FUZZ_TARGET(tree)
 	strbuf_add(&text, data, strnlen((const char *)data, size));
 	tree_message_ids(text.buf, tree_fuzz_id, &n);
 	slug = tree_slug(text.buf);
-	/* lower-case letters, digits and single inner dashes */
+	/* lower-case letters, digits, '_' and single inner dashes */
 	for (p = slug; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' ||
 		      (*p == '-' && p > slug && p[1] && p[1] != '-')))
 			abort();
 	target = tree_fixup_target(text.buf);
