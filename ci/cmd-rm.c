@@ -19,7 +19,7 @@ static const char *const usage[] = {
 int cmd_rm(int argc, const char **argv, struct command_context *ctx)
 {
 	struct option opts[] = { OPT_END() };
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	int exit_code, n, r;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
@@ -29,9 +29,7 @@ int cmd_rm(int argc, const char **argv, struct command_context *ctx)
 		return command_usage_error(opts, usage, n ? "too many arguments"
 					   : "which series? give NAME");
 	r = series_admin_rm(ctx->repo, argv[0], &out);
-	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
-	strbuf_release(&safe);
 	return r < 0 ? error_report(r) : 0;
 }

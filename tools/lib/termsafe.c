@@ -207,3 +207,12 @@ const char *term_safe(const char *s)
 	strbuf_add_term_safe(sb, s, len, 0);
 	return sb->buf;
 }
+
+void fputs_term_safe(FILE *f, const char *s, size_t len, unsigned flags)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	strbuf_add_term_safe(&safe, s, len, flags);
+	fputs(safe.buf, f);
+	strbuf_release(&safe);
+}

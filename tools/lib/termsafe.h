@@ -3,6 +3,7 @@
 #define RESPIN_TERMSAFE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct strbuf;
 
@@ -36,6 +37,9 @@ void strbuf_add_term_safe(struct strbuf *sb, const char *s, size_t len,
  * the same thread (each thread has a ring of its own).
  */
 const char *term_safe(const char *s);
+
+/* s (len bytes) written to f as strbuf_add_term_safe() makes it. */
+void fputs_term_safe(FILE *f, const char *s, size_t len, unsigned flags);
 
 /* 1 when s has nothing strbuf_add_term_safe() would escape. */
 int term_safe_clean(const char *s, size_t len, unsigned flags);
