@@ -126,6 +126,18 @@ void mail_body_release(struct mail_body *b);
 int mail_body_parse(struct mail_body *b, const char *msg, size_t len,
 		    const struct mail_where *where);
 
+/*
+ * A format=flowed text part (RFC 3676) as its sender wrote it, the way
+ * git mailinfo reads it: a line ending in a space (a soft break) is
+ * joined with the next (that space dropped too with delsp), the space
+ * stuffed in front of an unquoted line goes, "-- " stays; quoted lines
+ * are joined only to lines of their own depth.  Appended to out.
+ */
+void mail_unflow(const char *p, size_t len, int delsp, struct strbuf *out);
+
+/* Content-Type value ct has the parameter name=value (no case). */
+int mail_ct_param_is(const char *ct, const char *name, const char *value);
+
 /* Calls g_mime_init() the first time (the parse functions do it). */
 void mail_gmime_init(void);
 

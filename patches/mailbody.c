@@ -195,12 +195,24 @@ static void part_name(struct strbuf *sb, GMimePart *part)
 	g_free(mt);
 }
 
+/* out from mark on was sent format=flowed: as its sender wrote it. */
+static void unflow_tail(struct strbuf *out, size_t mark, int delsp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	mail_unflow(out->buf + mark, out->len - mark, delsp, &sb);
+	strbuf_setlen(out, mark);
+	strbuf_add(out, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
 /* Decodes one part into out as UTF-8. */
 static int part_decode(struct body_ctx *c, GMimePart *part, struct strbuf *out,
 		       int first)
 {
 	GMimeDataWrapper *dw = g_mime_part_get_content(part);
-	const char *cs;
+	const char *cs, *fmt;
+	size_t mark;
 	struct strbuf raw = STRBUF_INIT, name = STRBUF_INIT;
 	GMimeStream *mem;
 	GByteArray *arr;
@@ -238,6 +250,7 @@ static int part_decode(struct body_ctx *c, GMimePart *part, struct strbuf *out,
 		strbuf_add(&raw, arr->data, arr->len);
 	g_object_unref(mem);
 
+	mark = out->len;
 	cs = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
 	if (first && cs) {
 		free(c->b->charset);
@@ -262,6 +275,13 @@ static int part_decode(struct body_ctx *c, GMimePart *part, struct strbuf *out,
 			body_warn(c->b, "its %s part has %zu bytes that are not %s: replaced by U+FFFD",
 				  name.buf, bad, cs);
 		}
+	}
+	fmt = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "format");
+	if (fmt && !strcasecmp(fmt, "flowed")) {
+		const char *delsp = g_mime_object_get_content_type_parameter(
+			GMIME_OBJECT(part), "delsp");
+
+		unflow_tail(out, mark, delsp && !strcasecmp(delsp, "yes"));
 	}
 out:
 	strbuf_release(&raw);
@@ -354,8 +374,16 @@ static int plain_body(struct mail_body *b, const char *msg, size_t len)
 	}
 	if (!utf8_valid((const unsigned char *)body, (size_t)(msg + len - body)))
 		goto out;
-	b->len = (size_t)(msg + len - body);
-	b->text = xstrndup(body, b->len);
+	if (ct.len && mail_ct_param_is(ct.buf, "format", "flowed")) {
+		struct strbuf sb = STRBUF_INIT;
+
+		mail_unflow(body, (size_t)(msg + len - body),
+			    mail_ct_param_is(ct.buf, "delsp", "yes"), &sb);
+		b->text = strbuf_detach(&sb, &b->len);
+	} else {
+		b->len = (size_t)(msg + len - body);
+		b->text = xstrndup(body, b->len);
+	}
 	b->has_text = 1;
 	if (mail_header_get(msg, len, "message-id", &idb)) {
 		q = idb.buf;

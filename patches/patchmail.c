@@ -376,7 +376,7 @@ static int hunk_take(char c, long *old, long *new)
  * header line), or NULL after recording an error for a hunk cut short.
  */
 static const char *diff_walk(struct patchmail *pm, const char *p,
-			     const char *end, const char *what)
+			     const char *end, const char *what, int *short_one)
 {
 	const char *start = p, *last = p, *hunk = NULL, *nul;
 	long old = 0, new = 0;
@@ -436,6 +436,15 @@ static const char *diff_walk(struct patchmail *pm, const char *p,
 		break;
 	}
 	pm->nr_files = git_files ? git_files : plain_files;
+	/*
+	 * The body ends one context line short of the last hunk: a mailer
+	 * that strips trailing blanks took a blank context line, and git
+	 * am reads it back from the blank line that ends a message in an
+	 * mbox.  respin reads it so too (the caller adds it).
+	 */
+	*short_one = p >= end && old == 1 && new == 1;
+	if (*short_one)
+		old = new = 0;
 	if (old > 0 || new > 0 || old < 0 || new < 0) {
 		diff_error(what, "the diff is cut short: the hunk at line %zu of the diff has fewer lines than its @@ header says",
 			   hunk_line, hunk, end);
@@ -557,7 +566,8 @@ int patchmail_split(struct patchmail *pm, const char *body, size_t len,
 	patchmail_release(pm);
 	d = body + patchmail_find_diff(body, len);
 	if (d < end) {
-		const char *de = diff_walk(pm, d, end, what);
+		int short_one = 0;
+		const char *de = diff_walk(pm, d, end, what, &short_one);
 
 		if (!de)
 			return -1;
@@ -567,7 +577,14 @@ int patchmail_split(struct patchmail *pm, const char *body, size_t len,
 		{
 			struct strbuf sb = STRBUF_INIT;
 
-			if (diff_normalize(d, de - d, &sb)) {
+			if (short_one && !diff_normalize(d, de - d, &sb))
+				strbuf_add(&sb, d, de - d);
+			if (short_one) {
+				if (sb.len && sb.buf[sb.len - 1] != '\n')
+					strbuf_addch(&sb, '\n');
+				strbuf_addstr(&sb, " \n");
+			}
+			if (sb.len || diff_normalize(d, de - d, &sb)) {
 				pm->diff.len = sb.len;
 				pm->diff_buf = strbuf_detach(&sb, NULL);
 				pm->diff.p = pm->diff_buf;

@@ -3,7 +3,8 @@
 # Diffs not made by git, read as `git apply` reads them: quilt's
 # (Index: + ==== + linux.orig/), `diff -u -p`, `diff -urN` with
 # timestamps and /dev/null, blank context lines whose leading space a
-# mailer stripped.  Real mail from linuxppc-dev (tests/data/mail/nongit)
+# mailer stripped, a format=flowed mail (the lines a mailer broke
+# joined, its stuffed spaces taken off).  Real mail from linuxppc-dev (tests/data/mail/nongit)
 # and diffs made here by quilt and diff; git apply runs beside respin,
 # and the patch-id respin shows is git's (`git patch-id --stable`) for
 # the commit git apply makes.
@@ -47,7 +48,7 @@ peer_id() {
 git init -q repo && cd repo && git commit -q --allow-empty -m init &&
 git branch mm-unstable || exit 1
 
-for m in quilt-eeh diffup-kexec blankctx-tlb
+for m in quilt-eeh diffup-kexec blankctx-tlb flowed-atomisp
 do
 	test_expect_success "$m: read, and its patch-id is git's" '
 		id=$(msgid "$NG/$m.mbox") &&

@@ -342,6 +342,84 @@ static void test_describe(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * format=flowed (RFC 3676), as Roundcube sends patches: a long line
+ * broken after a space, each line that starts with a space stuffed with
+ * one more.  git mailinfo joins and unstuffs them; so must respin, on
+ * both of its paths (the plain one and GMime's).
+ */
+static void test_flowed(void)
+{
+	static const char flowed_body[] =
+		"A change.\n"
+		"\n"
+		"---\n"
+		"diff --git a/mm/x.c \n"
+		"b/mm/x.c\n"
+		"--- a/mm/x.c\n"
+		"+++ b/mm/x.c\n"
+		"@@ -1,3 +1,3 @@\n"
+		"  int f(int a, \n"
+		"int b);\n"
+		"-old\n"
+		"+new\n"
+		"  \n"
+		"> quoted and \n"
+		"> flowed\n"
+		"-- \n"
+		"sig\n";
+	static const char want[] =
+		"A change.\n"
+		"\n"
+		"---\n"
+		"diff --git a/mm/x.c b/mm/x.c\n"
+		"--- a/mm/x.c\n"
+		"+++ b/mm/x.c\n"
+		"@@ -1,3 +1,3 @@\n"
+		" int f(int a, int b);\n"
+		"-old\n"
+		"+new\n"
+		" \n"
+		"> quoted and flowed\n"
+		"-- \n"
+		"sig\n";
+	struct strbuf m = STRBUF_INIT, sb = STRBUF_INIT;
+	struct mail_body b;
+
+	mail_unflow(flowed_body, strlen(flowed_body), 0, &sb);
+	is_str(sb.buf, want, "flowed lines joined, stuffed spaces gone, \"-- \" kept");
+	strbuf_reset(&sb);
+	mail_unflow("one \ntwo\n", 9, 1, &sb);
+	is_str(sb.buf, "onetwo\n", "delsp=yes: the soft break's space goes too");
+	strbuf_reset(&sb);
+	mail_unflow("> a \n>> b\n", 10, 0, &sb);
+	is_str(sb.buf, "> a \n>> b\n", "no joining across quote depths");
+	strbuf_release(&sb);
+
+	strbuf_addf(&m, "Message-ID: <fl@x>\nContent-Type: text/plain; charset=US-ASCII;\n"
+		    " format=flowed\nContent-Transfer-Encoding: 7bit\n\n%s", flowed_body);
+	is_int(parse(&b, m.buf, 1), 0, "a flowed 7bit mail (the plain path)");
+	is_str(b.text, want, "its text as the sender wrote it");
+	mail_body_release(&b);
+	strbuf_reset(&m);
+	strbuf_addf(&m, "Message-ID: <fl2@x>\nContent-Type: text/plain; charset=iso-8859-1; format=\"flowed\"\n"
+		    "Content-Transfer-Encoding: 8bit\n\n%s", flowed_body);
+	is_int(parse(&b, m.buf, 1), 0, "a flowed Latin-1 mail (GMime's path)");
+	is_str(b.text, want, "its text as the sender wrote it, there too");
+	mail_body_release(&b);
+	strbuf_reset(&m);
+	strbuf_addf(&m, "Message-ID: <nf@x>\nContent-Type: text/plain; charset=utf-8\n\n%s",
+		    "line \nnext\n");
+	is_int(parse(&b, m.buf, 1), 0, "a mail not flowed");
+	is_str(b.text, "line \nnext\n", "its trailing blanks kept, lines not joined");
+	mail_body_release(&b);
+	strbuf_release(&m);
+	ok(mail_ct_param_is("text/plain; charset=x; FORMAT = Flowed", "format", "flowed") &&
+	   !mail_ct_param_is("text/plain; xformat=flowed", "format", "flowed") &&
+	   !mail_ct_param_is("text/plain; format=flowedx", "format", "flowed"),
+	   "the format parameter found, not its look-alikes");
+}
+
 int main(void)
 {
 	test_headers();
@@ -349,6 +427,7 @@ int main(void)
 	test_long_header();
 	test_dates();
 	test_bodies();
+	test_flowed();
 	test_describe();
 	return done_testing();
 }
