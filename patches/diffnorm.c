@@ -120,12 +120,102 @@ static void add_header(struct strbuf *out, const char *p, const char *end)
 	free(new);
 }
 
+/*
+ * The two names of "diff --git A B" (the line from after "diff --git "
+ * to before its newline): quoted names end at their closing quote;
+ * unquoted ones are split where both halves name the same path after
+ * their first component ("a/x y b/x y"), else at the first blank.
+ */
+static void git_names(const char *p, const char *e, const char **a,
+		      size_t *alen, const char **b, size_t *blen)
+{
+	const char *q = p, *mid, *s1, *s2;
+	size_t n = (size_t)(e - p), h = n / 2;
+
+	s1 = memchr(p, '/', h);
+	s2 = n % 2 ? memchr(p + h + 1, '/', n - h - 1) : NULL;
+	if (*p == '"') {
+		for (q = p + 1; q < e && *q != '"'; q++)
+			if (*q == '\\' && q + 1 < e)
+				q++;
+		q = q < e ? q + 1 : e;
+	} else if ((mid = memmem(p, n, " \"", 2)) != NULL) {
+		q = mid;
+	} else if (s1 && s2 && p[h] == ' ' && e - s2 == p + h - s1 &&
+		   !memcmp(s1, s2, (size_t)(e - s2))) {
+		q = p + h;	/* "a/x y b/x y": the same path twice */
+	} else {
+		q = memchr(p, ' ', n);
+		if (!q)
+			q = e;
+	}
+	*a = p;
+	*alen = (size_t)(q - p);
+	while (q < e && *q == ' ')
+		q++;
+	*b = q;
+	*blen = (size_t)(e - q);
+}
+
+/* A line of git's extended header, between "diff --git" and the hunks. */
+static int git_header_line(const char *p, const char *e)
+{
+	static const char *const heads[] = {
+		"old mode ", "new mode ", "deleted file mode ",
+		"new file mode ", "copy from ", "copy to ", "rename from ",
+		"rename to ", "rename old ", "rename new ",
+		"similarity index ", "dissimilarity index ", "index ",
+		"--- ", "+++ ", "GIT binary patch", "Binary files ",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (has(p, e, heads[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A git file section ends with no hunk after its "new file mode",
+ * "deleted file mode" or "index" line: an empty file added or removed
+ * (or a diff -D deletion).  git apply takes it; libgit2 reads such a
+ * section only when "---"/"+++" lines close it (and then reads no
+ * hunk), so they are added, and an index line naming the empty blob
+ * when there was none.  The header is [h, he).
+ */
+static void close_hunkless(struct strbuf *out, const char *h, const char *he,
+			   int mode_line, int index_line)
+{
+	const char *nl = memchr(h, '\n', (size_t)(he - h)), *a, *b;
+	size_t alen, blen;
+	int added = mode_line == 'n', deleted = mode_line == 'd';
+
+	if (!nl)
+		nl = he;
+	if (nl > h && nl[-1] == '\r')
+		nl--;
+	git_names(h + 11, nl, &a, &alen, &b, &blen);
+	if (!index_line)
+		strbuf_addstr(out, added ? "index 0000000..e69de29\n" :
+			      deleted ? "index e69de29..0000000\n" : "");
+	if (added)
+		strbuf_addstr(out, "--- /dev/null\n");
+	else
+		strbuf_addf(out, "--- %.*s\n", (int)alen, a);
+	if (deleted)
+		strbuf_addstr(out, "+++ /dev/null\n");
+	else
+		strbuf_addf(out, "+++ %.*s\n", (int)blen, b);
+}
+
 int diff_normalize(const char *p, size_t len, struct strbuf *out)
 {
-	const char *end = p + len;
+	const char *end = p + len, *hdr = NULL;
 	size_t start = out->len;
 	long old = 0, new = 0;
 	int git_header = 0, changed = 0;
+	/* in a git header: 'n'/'d' after new/deleted file mode; its index */
+	int mode_line = 0, index_line = 0, open = 0;
 
 	while (p < end) {
 		const char *n = next_line(p, end);
@@ -146,10 +236,18 @@ int diff_normalize(const char *p, size_t len, struct strbuf *out)
 			p = n;
 			continue;
 		}
+		if (git_header && open && !git_header_line(p, n)) {
+			/* the section ends with no "---": close it */
+			close_hunkless(out, hdr, end, mode_line, index_line);
+			changed = 1;
+			open = 0;
+		}
 		if (hunk_counts(p, n, &old, &new)) {
 			git_header = 0;
 		} else if (has(p, n, "diff --git ")) {
 			git_header = 1;
+			hdr = p;
+			mode_line = index_line = open = 0;
 		} else if (git_header && has(p, n, "dissimilarity index ")) {
 			/*
 			 * git diff -B's rewrite mark, which libgit2 refuses;
@@ -158,6 +256,15 @@ int diff_normalize(const char *p, size_t len, struct strbuf *out)
 			changed = 1;
 			p = n;
 			continue;
+		} else if (git_header && (has(p, n, "new file mode ") ||
+					  has(p, n, "deleted file mode "))) {
+			mode_line = *p;
+			open = 1;
+		} else if (git_header && has(p, n, "index ")) {
+			index_line = open = 1;
+		} else if (git_header && git_header_line(p, n)) {
+			/* "---", a binary patch, a mode or a rename: not open */
+			open = 0;
 		} else if (!git_header &&
 			   (has(p, n, "Index: ") || has(p, n, "====") ||
 			    has(p, n, "diff "))) {
@@ -172,6 +279,12 @@ int diff_normalize(const char *p, size_t len, struct strbuf *out)
 		}
 		strbuf_add(out, p, n - p);
 		p = n;
+	}
+	if (git_header && open) {
+		if (out->len > start && out->buf[out->len - 1] != '\n')
+			strbuf_addch(out, '\n');
+		close_hunkless(out, hdr, end, mode_line, index_line);
+		changed = 1;
 	}
 	if (!changed) {
 		strbuf_setlen(out, start);

@@ -172,7 +172,7 @@ int patch_commit_id(git_repository *repo, git_commit *commit, git_oid *out)
 	r = patch_commit_diff(repo, commit, &diff);
 	if (r < 0)
 		return r;
-	r = git_diff_patchid(out, diff, NULL);
+	r = patch_diff_id(diff, out);
 	git_diff_free(diff);
 	if (r < 0)
 		return error_git("cannot compute the patch-id of %s",

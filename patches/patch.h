@@ -29,4 +29,14 @@ int patch_tree_paths(git_repository *repo, git_tree *a, git_tree *b,
 /* The stable patch-id of a commit's change. */
 int patch_commit_id(git_repository *repo, git_commit *commit, git_oid *out);
 
+/*
+ * The stable patch-id of a diff (a commit's, or one read from mail):
+ * git patch-id --stable's for the text git prints of the same change,
+ * also where libgit2's own git_diff_patchid() differs from it (a file
+ * section without hunks: an empty file added or removed, a mode
+ * changed, a pure rename).  <0 with libgit2's error when the diff
+ * cannot be printed.
+ */
+int patch_diff_id(git_diff *diff, git_oid *out);
+
 #endif

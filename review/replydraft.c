@@ -6,6 +6,7 @@
 #include "review/replydraft.h"
 #include "patches/email.h"
 #include "patches/patchmail.h"
+#include "patches/patch.h"
 #include "review/replyresults.h"
 #include "series/mailset.h"
 #include "tools/lib/error.h"
@@ -43,7 +44,7 @@ static int mail_patch_id(const char *raw, size_t len,
 		goto out;
 	}
 	if (pm.diff.p && !git_diff_from_buffer(&diff, pm.diff.p, pm.diff.len) &&
-	    !git_diff_patchid(out, diff, NULL))
+	    !patch_diff_id(diff, out))
 		got = 1;
 	git_error_clear();
 	git_diff_free(diff);

@@ -295,7 +295,7 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 		git_oid pid;
 
 		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0 ||
-		    git_diff_patchid(&pid, diff, NULL) < 0) {
+		    patch_diff_id(diff, &pid) < 0) {
 			git_diff_free(diff);
 			strbuf_release(&text);
 			strbuf_release(&name);

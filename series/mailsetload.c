@@ -6,6 +6,7 @@
  */
 #include "series/mailsetpriv.h"
 #include "patches/mail.h"
+#include "patches/patch.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 
@@ -58,7 +59,7 @@ static int load_part(struct mailset *ms, struct ms_patch *p, int want_diff)
 
 		if (git_diff_from_buffer(&diff, d->pm.diff.p,
 					 d->pm.diff.len) < 0 ||
-		    git_diff_patchid(&d->patch_id, diff, NULL) < 0) {
+		    patch_diff_id(diff, &d->patch_id) < 0) {
 			r = error_git("cannot read the diff in %s", what.buf);
 			git_diff_free(diff);
 			goto out;

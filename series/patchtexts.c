@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "series/patchtexts.h"
+#include "patches/patch.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 
@@ -40,7 +41,7 @@ int rangediff_patches_from_mail(struct mail_patch *mps, size_t nr,
 			break;
 		}
 		/* no commit: label the patch by its patch-id */
-		if (git_diff_patchid(&pid, diff, NULL) < 0)
+		if (patch_diff_id(diff, &pid) < 0)
 			memset(&pid, 0, sizeof(pid));
 		git_oid_tostr(label, 8, &pid);
 		strbuf_reset(&author);

@@ -7,11 +7,12 @@
  *	diff-read PATH
  *
  * A patch mail: a subject with "PATCH" in its first [...] and no "Re:",
- * and a diff in its body.  One line each: "NUMBER ok" or "NUMBER bad
- * REASON" (NUMBER counts messages from 1, as git mailsplit does); then
- * "patch_mails N" and "unreadable U" on stderr.
+ * and a diff in its body.  One line each: "NUMBER ok PATCH-ID" or
+ * "NUMBER bad REASON" (NUMBER counts messages from 1, as git mailsplit
+ * does); then "patch_mails N" and "unreadable U" on stderr.
  */
 #include "patches/mail.h"
+#include "patches/patch.h"
 #include "patches/mbox.h"
 #include "patches/patchmail.h"
 #include "tools/lib/error.h"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
 		struct patchmail pm;
 		git_diff *diff = NULL;
 		const char *why = NULL;
+		git_oid id;
 
 		mail_header_init(&h);
 		mail_body_init(&b);
@@ -65,13 +67,15 @@ int main(int argc, char **argv)
 		nr++;
 		if (patchmail_split(&pm, b.text, b.len, "mail") < 0)
 			why = error_last();
-		else if (git_diff_from_buffer(&diff, pm.diff.p, pm.diff.len) < 0)
+		else if (git_diff_from_buffer(&diff, pm.diff.p, pm.diff.len) < 0 ||
+			 patch_diff_id(diff, &id) < 0)
 			why = git_error_last()->message;
 		if (why) {
 			bad++;
 			printf("%zu bad %s\n", (size_t)msg.number, why);
 		} else {
-			printf("%zu ok\n", (size_t)msg.number);
+			printf("%zu ok %s\n", (size_t)msg.number,
+			       git_oid_tostr_s(&id));
 		}
 		error_clear();
 next:

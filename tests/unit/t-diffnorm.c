@@ -7,6 +7,7 @@
  */
 #include "tap.h"
 #include "patches/diffnorm.h"
+#include "patches/patch.h"
 #include "tools/lib/strbuf.h"
 
 #include <git2.h>
@@ -129,6 +130,116 @@ static void same_change(const char *name, const char *text)
 	strbuf_release(&sb);
 }
 
+/*
+ * git's id of a diff text (git patch-id --stable, the installed git's,
+ * written down here) against respin's for what libgit2 reads.
+ */
+static void id_is(const char *text, const char *want, const char *what)
+{
+	git_diff *diff = NULL;
+	git_oid id;
+	char got[GIT_OID_HEXSZ + 1] = "";
+
+	if (!git_diff_from_buffer(&diff, text, strlen(text)) &&
+	    !patch_diff_id(diff, &id))
+		git_oid_tostr(got, sizeof(got), &id);
+	else
+		printf("# libgit2: %s\n", git_error_last()->message);
+	is_str(got, want, "%s: git patch-id --stable's id", what);
+	git_diff_free(diff);
+}
+
+/*
+ * File sections with no hunk: an empty file added first, another
+ * ("my file", a name with a blank) removed last, and a mode change
+ * before a changed file.  git apply --numstat reads all of them.
+ */
+static void hunkless(void)
+{
+	static const char empty[] =
+		"diff --git a/empty.h b/empty.h\n"
+		"new file mode 100644\n"
+		"index 0000000..e69de29\n"
+		"diff --git a/x.c b/x.c\n"
+		"index 1111111..2222222 100644\n"
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -1,3 +1,4 @@\n"
+		" a\n"
+		" b\n"
+		" c\n"
+		"+d\n"
+		"diff --git a/old.h b/old.h\n"
+		"deleted file mode 100644\n"
+		"index e69de29..0000000\n";
+	static const char blank_name[] =
+		"diff --git a/my file b/my file\n"
+		"deleted file mode 100644\n";
+	static const char mode[] =
+		"diff --git a/run.sh b/run.sh\n"
+		"old mode 100644\n"
+		"new mode 100755\n"
+		"diff --git a/x.c b/x.c\n"
+		"index 1111111..2222222 100644\n"
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -1,3 +1,4 @@\n"
+		" a\n"
+		" b\n"
+		" c\n"
+		"+d\n";
+	static const char no_index[] =
+		"diff --git a/tool.sh b/tool.sh\n"
+		"new file mode 100755\n"
+		"diff --git \"a/t\\303\\244.h\" \"b/t\\303\\244.h\"\n"
+		"deleted file mode 100644\n";
+	struct strbuf sb = STRBUF_INIT;
+	git_diff *diff = NULL;
+
+	ok(diff_normalize(empty, strlen(empty), &sb) == 1 &&
+	   strstr(sb.buf, "index 0000000..e69de29\n--- /dev/null\n+++ b/empty.h\ndiff --git a/x.c") &&
+	   strstr(sb.buf, "index e69de29..0000000\n--- a/old.h\n+++ /dev/null\n"),
+	   "an empty file added and one removed: closed with ---/+++ lines");
+	ok(!git_diff_from_buffer(&diff, sb.buf, sb.len) &&
+	   git_diff_num_deltas(diff) == 3 &&
+	   git_diff_get_delta(diff, 0)->status == GIT_DELTA_ADDED &&
+	   git_diff_get_delta(diff, 2)->status == GIT_DELTA_DELETED &&
+	   !strcmp(git_diff_get_delta(diff, 2)->old_file.path, "old.h"),
+	   "libgit2 reads the three files, added and deleted");
+	git_diff_free(diff);
+	id_is(sb.buf, "81fbcd1335ae53c14286e2d40b9612371a21cf31",
+	      "empty files added and removed");
+	strbuf_reset(&sb);
+	ok(diff_normalize(mode, strlen(mode), &sb) == 0,
+	   "a mode change is git's already");
+	id_is(mode, "7b6d27b99e31174f958031f32d91bfb2447c051c",
+	      "a mode change before a changed file");
+	id_is(mode + 61, "e6f456b419d46d1041fbd8460c1ec57c75d6f0f8",
+	      "the changed file alone");
+	ok(diff_normalize(blank_name, strlen(blank_name), &sb) == 1 &&
+	   strstr(sb.buf, "--- a/my file\n+++ /dev/null\n"),
+	   "a name with a blank: the header split where both halves agree");
+	strbuf_reset(&sb);
+	ok(diff_normalize(no_index, strlen(no_index), &sb) == 1 &&
+	   !strcmp(sb.buf, "diff --git a/tool.sh b/tool.sh\n"
+		   "new file mode 100755\n"
+		   "index 0000000..e69de29\n"
+		   "--- /dev/null\n"
+		   "+++ b/tool.sh\n"
+		   "diff --git \"a/t\\303\\244.h\" \"b/t\\303\\244.h\"\n"
+		   "deleted file mode 100644\n"
+		   "index e69de29..0000000\n"
+		   "--- \"a/t\\303\\244.h\"\n"
+		   "+++ /dev/null\n"),
+	   "no index line: the empty blob's; quoted names kept quoted");
+	ok(!git_diff_from_buffer(&diff, sb.buf, sb.len) &&
+	   git_diff_num_deltas(diff) == 2 &&
+	   git_diff_get_delta(diff, 0)->new_file.mode == 0100755,
+	   "libgit2 reads them, the new file executable");
+	git_diff_free(diff);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -172,6 +283,7 @@ int main(void)
 	strbuf_release(&sb);
 	same_change("quilt", quilt);
 	same_change("diff -up, -urN, plain", diff_up);
+	hunkless();
 	git_libgit2_shutdown();
 	return done_testing();
 }

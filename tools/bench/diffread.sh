@@ -5,7 +5,8 @@
 # (build/tests/helpers/diff-read) beside `git mailinfo | git apply
 # --numstat` (git's parser; no kernel tree, so context is not checked)
 # on each of the same messages (split by git mailsplit).  Prints the
-# two counts and how many respin refuses that git reads.  Without the
+# two counts, how many respin refuses that git reads and how many it
+# reads that git rejects (the goal: both 0, the same set).  Without the
 # year it says it skips and exits 0.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,8 +46,9 @@ for n in $(cut -d" " -f1 "$tmp/respin"); do
 	fi
 done >"$tmp/git"
 mails=$(wc -l <"$tmp/respin")
-rb=$(grep -c " bad" "$tmp/respin" || :)
+rb=$(awk '$2 == "bad"' "$tmp/respin" | wc -l)
 gb=$(grep -c " bad" "$tmp/git" || :)
-only=$(cut -d" " -f1,2 "$tmp/respin" | paste -d" " - "$tmp/git" |
-	awk '$2 == "bad" && $4 == "ok"' | wc -l)
-echo "diff-read: of $mails patch mails respin cannot read $rb, git apply rejects $gb; respin refuses $only that git apply parses"
+cut -d" " -f1,2 "$tmp/respin" | paste -d" " - "$tmp/git" >"$tmp/both"
+only=$(awk '$2 == "bad" && $4 == "ok"' "$tmp/both" | wc -l)
+more=$(awk '$2 == "ok" && $4 == "bad"' "$tmp/both" | wc -l)
+echo "diff-read: of $mails patch mails respin cannot read $rb, git apply rejects $gb; respin refuses $only that git apply parses, reads $more that git apply rejects"
