@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A quilt stack read as a chain of commits (series/quilt.h). */
 #include "series/quilt.h"
+#include "patches/diffnorm.h"
 #include "patches/mail.h"
 #include "tools/lib/error.h"
 
@@ -240,7 +241,9 @@ static int apply_one(git_repository *repo, const char *path, const char *name,
 			       "of %s/series)", path, name);
 		goto out;
 	}
-	quilt_git_form(pt.diff, &gd);
+	/* akpm's and quilt's diff forms as git's (as mail's are read) */
+	if (!diff_normalize(pt.diff, strlen(pt.diff), &gd))
+		strbuf_addstr(&gd, pt.diff);
 	if (git_diff_from_buffer(&diff, gd.buf, gd.len) < 0) {
 		r = error_git("%s: the diff cannot be read", path);
 		goto out;

@@ -36,16 +36,6 @@ int quilt_load(git_repository *repo, const char *dir, const git_oid *base,
 	       struct quilt_stack *q);
 void quilt_stack_release(struct quilt_stack *q);
 
-/*
- * A diff as quilt and akpm write them ("--- a/f.c~name", "+++ a/f.c",
- * no "diff --git" lines) made one libgit2 reads: each file gets a
- * "diff --git" header (new and deleted files too), the "~name" of the
- * old side goes, Index: and other lines between files are dropped (hunk
- * lines counted, so a removed "-- " line is not taken for a file).  A
- * git diff is copied as it is.
- */
-void quilt_git_form(const char *diff, struct strbuf *out);
-
 /* The patch whose commit is oid, or NULL. */
 const struct quilt_patch *quilt_find(const struct quilt_stack *q,
 				     const git_oid *oid);

@@ -1,39 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for quilt_git_form(): a diff as akpm's quilt patch files
- * hold it ("--- a/f.c~name", "+++ a/f.c", /dev/null for a new file,
- * Index: lines) in git's form, one libgit2 parses; hunk lines that look
- * like file headers stay hunk lines.
+ * A quilt patch file's diff as quilt reads it, through the one rewrite
+ * respin has for diffs not made by git (diff_normalize(), which quilt
+ * --quilt stacks share with mail): akpm's form ("--- a/f.c~name" over
+ * "+++ a/f.c", /dev/null for a new file, "diff -puN" lines, the "_"
+ * that ends his files) and quilt's own (Index:, timestamps, a deleted
+ * file).  Hunk lines that look like file headers stay hunk lines.
  */
-#include "series/quilt.h"
+#include "patches/diffnorm.h"
+#include "tools/lib/strbuf.h"
 #include "tap.h"
 
 #include <git2.h>
 #include <string.h>
 
-static void form_is(const char *in, const char *want, const char *what)
+/* diff read as quilt.c reads it: the deltas, "status path" a line */
+static void reads_as(const char *in, const char *want, const char *what)
 {
-	struct strbuf out = STRBUF_INIT;
-
-	quilt_git_form(in, &out);
-	is_str(out.buf, want, "%s", what);
-	strbuf_release(&out);
-}
-
-static void parses(const char *in, size_t files, const char *what)
-{
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, got = STRBUF_INIT;
 	git_diff *d = NULL;
+	size_t i;
 
-	quilt_git_form(in, &out);
-	ok(!git_diff_from_buffer(&d, out.buf, out.len) &&
-	   git_diff_num_deltas(d) == files, "libgit2 reads %s", what);
+	if (!diff_normalize(in, strlen(in), &out))
+		strbuf_addstr(&out, in);
+	if (git_diff_from_buffer(&d, out.buf, out.len) < 0)
+		strbuf_addf(&got, "libgit2: %s\n", git_error_last()->message);
+	for (i = 0; d && i < git_diff_num_deltas(d); i++) {
+		const git_diff_delta *x = git_diff_get_delta(d, i);
+		git_patch *p = NULL;
+		size_t ctx = 0, add = 0, del = 0;
+
+		git_patch_from_diff(&p, d, i);
+		git_patch_line_stats(&ctx, &add, &del, p);
+		strbuf_addf(&got, "%c %s +%zu -%zu\n",
+			    git_diff_status_char(x->status),
+			    x->status == GIT_DELTA_DELETED ? x->old_file.path :
+			    x->new_file.path, add, del);
+		git_patch_free(p);
+	}
+	is_str(got.buf, want, "%s", what);
 	git_diff_free(d);
 	strbuf_release(&out);
+	strbuf_release(&got);
 }
 
 /* as akpm writes it: the old side named "~patch-name" */
 static const char akpm[] =
+	"diff -puN mm/vmscan.c~mm-vmscan-scan-less mm/vmscan.c\n"
 	"--- a/mm/vmscan.c~mm-vmscan-scan-less\n"
 	"+++ a/mm/vmscan.c\n"
 	"@@ -1,3 +1,3 @@\n"
@@ -41,26 +54,12 @@ static const char akpm[] =
 	"--- not a header\n"
 	"+++ nor this\n"
 	" three\n"
+	"diff -puN /dev/null mm/new.c\n"
 	"--- /dev/null\n"
 	"+++ a/mm/new.c\n"
 	"@@ -0,0 +1 @@\n"
-	"+new\n";
-
-static const char akpm_git[] =
-	"diff --git a/mm/vmscan.c b/mm/vmscan.c\n"
-	"--- a/mm/vmscan.c\n"
-	"+++ b/mm/vmscan.c\n"
-	"@@ -1,3 +1,3 @@\n"
-	" one\n"
-	"--- not a header\n"
-	"+++ nor this\n"
-	" three\n"
-	"diff --git a/mm/new.c b/mm/new.c\n"
-	"new file mode 100644\n"
-	"--- /dev/null\n"
-	"+++ b/mm/new.c\n"
-	"@@ -0,0 +1 @@\n"
-	"+new\n";
+	"+new\n"
+	"_\n";
 
 /* quilt's own with Index: lines, timestamps and a deleted file */
 static const char quilt[] =
@@ -78,20 +77,6 @@ static const char quilt[] =
 	"@@ -1 +0,0 @@\n"
 	"-old\n";
 
-static const char quilt_git[] =
-	"diff --git a/mm/a.c b/mm/a.c\n"
-	"--- a/mm/a.c\n"
-	"+++ b/mm/a.c\n"
-	"@@ -1 +1 @@\n"
-	"-a\n"
-	"+b\n"
-	"diff --git a/mm/old.c b/mm/old.c\n"
-	"deleted file mode 100644\n"
-	"--- a/mm/old.c\n"
-	"+++ /dev/null\n"
-	"@@ -1 +0,0 @@\n"
-	"-old\n";
-
 static const char git[] =
 	"diff --git a/x b/x\n"
 	"index 1111111..2222222 100644\n"
@@ -103,12 +88,17 @@ static const char git[] =
 
 int main(void)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	git_libgit2_init();
-	form_is(akpm, akpm_git, "akpm's form, a hunk line like a header kept");
-	parses(akpm, 2, "akpm's form");
-	form_is(quilt, quilt_git, "quilt's form: Index:, timestamps, a deleted file");
-	parses(quilt, 2, "quilt's form");
-	form_is(git, git, "a git diff as it is");
+	reads_as(akpm, "M mm/vmscan.c +1 -1\nA mm/new.c +1 -0\n",
+		 "akpm's form: ~name gone, a hunk line like a header kept, \"_\" left");
+	reads_as(quilt, "M mm/a.c +1 -1\nD mm/old.c +0 -1\n",
+		 "quilt's form: Index:, timestamps, a deleted file");
+	reads_as(git, "M x +1 -1\n", "a git diff");
+	ok(diff_normalize(git, strlen(git), &sb) == 0 && !sb.len,
+	   "a git diff is taken as it is");
+	strbuf_release(&sb);
 	git_libgit2_shutdown();
 	return done_testing();
 }
