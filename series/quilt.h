@@ -70,4 +70,7 @@ struct quilt_write {
 int quilt_rewrite(git_repository *repo, struct quilt_stack *q,
 		  char ***put, const struct quilt_write *write, size_t nr_write);
 
+/* name is one of the put lists' names (put[0..nr), each NULL-ended). */
+int quilt_named(char ***put, size_t nr, const char *name);
+
 #endif

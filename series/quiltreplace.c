@@ -30,59 +30,22 @@ static int chain(git_repository *repo, const git_oid *base, const git_oid *tip,
 	return r;
 }
 
-/* The diff of commit against its parent, as text. */
-static int diff_text(git_repository *repo, const git_oid *oid,
-		     struct strbuf *out)
-{
-	git_commit *c = NULL, *p = NULL;
-	git_tree *a = NULL, *b = NULL;
-	git_diff *d = NULL;
-	git_buf buf = GIT_BUF_INIT;
-	int r = 0;
-
-	if (git_commit_lookup(&c, repo, oid) < 0 ||
-	    git_commit_parent(&p, c, 0) < 0 || git_commit_tree(&a, p) < 0 ||
-	    git_commit_tree(&b, c) < 0 ||
-	    git_diff_tree_to_tree(&d, repo, a, b, NULL) < 0 ||
-	    git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) < 0)
-		r = error_git("cannot read %s", git_oid_tostr_s(oid));
-	else {
-		strbuf_addstr(out, git_commit_message(c));
-		strbuf_addstr(out, buf.ptr);
-	}
-	git_buf_dispose(&buf);
-	git_diff_free(d);
-	git_tree_free(a);
-	git_tree_free(b);
-	git_commit_free(p);
-	git_commit_free(c);
-	return r;
-}
-
-/* The message and diff of a and b are the same. */
+/*
+ * The patch files commits a and b would be written as are the same (so
+ * a file whose patch only moved above a changed one stays as it is).
+ */
 static int same_patch(git_repository *repo, const git_oid *a, const git_oid *b,
 		      int *same)
 {
 	struct strbuf ta = STRBUF_INIT, tb = STRBUF_INIT;
-	int r = diff_text(repo, a, &ta);
+	int r = quilt_format(repo, a, &ta);
 
 	if (!r)
-		r = diff_text(repo, b, &tb);
+		r = quilt_format(repo, b, &tb);
 	*same = !r && ta.len == tb.len && !memcmp(ta.buf, tb.buf, ta.len);
 	strbuf_release(&ta);
 	strbuf_release(&tb);
 	return r;
-}
-
-static int name_taken(char ***put, size_t nr, const char *name)
-{
-	size_t i, k;
-
-	for (i = 0; i < nr; i++)
-		for (k = 0; put[i] && put[i][k]; k++)
-			if (!strcmp(put[i][k], name))
-				return 1;
-	return 0;
 }
 
 /* name is in put, or a file of the stack that stays. */
@@ -94,7 +57,7 @@ static int name_used(char ***put, const struct quilt_stack *q,
 	for (i = 0; i < q->nr; i++)
 		if (!is_patch[i] && !strcmp(q->patches[i].name, name))
 			return 1;
-	return name_taken(put, q->nr, name);
+	return quilt_named(put, q->nr, name);
 }
 
 /* A free file name for a new patch titled subject. */
@@ -200,7 +163,7 @@ int quilt_replace_run(git_repository *repo, const struct replace_request *rq,
 	for (k = 0; k < nr_write; k++)
 		strbuf_addf(&qr->report, "  %s %s\n", verb, write[k].name);
 	for (i = 0; i < q->nr; i++)
-		if (is_patch[i] && !name_taken(put, q->nr, q->patches[i].name))
+		if (is_patch[i] && !quilt_named(put, q->nr, q->patches[i].name))
 			strbuf_addf(&qr->report, "  %s %s\n", rq->dry_run ?
 				    "would remove" : "removed",
 				    q->patches[i].name);

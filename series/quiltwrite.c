@@ -90,7 +90,7 @@ static void temp_name(struct strbuf *path, const char *dir, const char *name)
 		strbuf_addf(path, "%s/.%s.respin-new", dir, name);
 }
 
-static int named(char ***put, size_t nr, const char *name)
+int quilt_named(char ***put, size_t nr, const char *name)
 {
 	size_t i, k;
 
@@ -162,7 +162,7 @@ int quilt_rewrite(git_repository *repo, struct quilt_stack *q,
 	}
 	/* the old files no line names now */
 	for (i = 0; i < q->nr && !r; i++) {
-		if (named(put, q->nr, q->patches[i].name))
+		if (quilt_named(put, q->nr, q->patches[i].name))
 			continue;
 		strbuf_setlen(&path, 0);
 		strbuf_addf(&path, "%s/%s", q->dir, q->patches[i].name);
