@@ -385,6 +385,43 @@ static void test_html_addresses(void)
 	}
 }
 
+/*
+ * A last hunk one blank context line short at the very end of the
+ * body: a mailer stripped the line, git am reads it back from the
+ * blank line that ends a message in an mbox.  Only that one line, only
+ * there.
+ */
+static void test_short_last_hunk(void)
+{
+	static const char head[] =
+		"A change.\n---\n"
+		"diff --git a/x.c b/x.c\n"
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -1,3 +1,3 @@\n"
+		" a\n"
+		"-b\n"
+		"+c\n";
+	struct patchmail pm;
+	struct strbuf sb = STRBUF_INIT;
+
+	is_int(split(&pm, head), 0, "one context line short at the end: read");
+	ok(pm.diff.len > 4 && !memcmp(pm.diff.p + pm.diff.len - 5, "+c\n \n", 5),
+	   "the line read as a blank context line: %.*s", (int)pm.diff.len, pm.diff.p);
+	patchmail_release(&pm);
+	strbuf_addf(&sb, "%s-- \n2.43.0\n", head);
+	is_int(split(&pm, sb.buf), -1, "one line short, then a signature: cut short");
+	error_clear();
+	patchmail_release(&pm);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, head);
+	strbuf_setlen(&sb, sb.len - 3);		/* "+c" gone too */
+	is_int(split(&pm, sb.buf), -1, "two lines short: cut short");
+	error_clear();
+	patchmail_release(&pm);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const char *data = test_data_dir();
@@ -396,6 +433,7 @@ int main(void)
 		return done_testing();
 	}
 	test_made_up();
+	test_short_last_hunk();
 	if (ok(data != NULL, "the real mail of tests/data is found (%s)",
 	       data ? data : "set RESPIN_TEST_DATA to the checkout's tests/data"))
 		for (i = 0; i < sizeof(expects) / sizeof(expects[0]); i++)
