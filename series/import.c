@@ -345,7 +345,7 @@ static int version_patches(struct mailset *ms, long vi,
 
 	*out = mps;
 	for (k = 0; k < v->total && !r; k++)
-		r = mail_patch_from_mailset(ms, vi, k, &mps[k]);
+		r = mail_patch_borrow_from_mailset(ms, vi, k, &mps[k]);
 	if (r < 0) {
 		char *why = xstrdup(error_last());
 		int missing = v->patches[k - 1].msg < 0;

@@ -211,7 +211,7 @@ int import_apply(git_repository *repo, git_commit *base,
 		git_commit *c = NULL;
 		struct series_patch *sp;
 
-		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0) {
+		if (git_diff_from_buffer(&diff, mp->diff, mp->diff_len) < 0) {
 			error_git("patch %zu/%zu <%s> (\"%s\"): cannot read its "
 				  "diff", i + 1, nr, mp->message_id, mp->title);
 			goto out;
@@ -294,7 +294,7 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 		git_diff *diff = NULL;
 		git_oid pid;
 
-		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0 ||
+		if (git_diff_from_buffer(&diff, mp->diff, mp->diff_len) < 0 ||
 		    git_diff_patchid(&pid, diff, NULL) < 0) {
 			git_diff_free(diff);
 			strbuf_release(&text);
@@ -311,9 +311,10 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 		strbuf_reset(&name);
 		strbuf_addf(&name, "%s <%s>", mp->author_name, mp->author_email);
 		sp->author = strbuf_detach(&name, NULL);
-		strbuf_reset(&text);
+		strbuf_init(&text, 0);
 		mail_patch_to_text(mp, &text);
-		series_version_set_mail(v, i + 1, text.buf, text.len);
+		/* the version takes the text: one copy of a big patch */
+		series_version_take_mail(v, i + 1, &text);
 	}
 	strbuf_release(&text);
 	strbuf_release(&name);

@@ -373,6 +373,16 @@ void series_version_set_mail(struct series_version *v, size_t n,
 	strbuf_release(&name);
 }
 
+void series_version_take_mail(struct series_version *v, size_t n,
+			      struct strbuf *text)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	mail_name(&name, n);
+	series_version_attach_take(v, name.buf, text);
+	strbuf_release(&name);
+}
+
 int series_version_mail(git_repository *repo, const struct series *s,
 			const struct series_version *v, size_t n,
 			struct strbuf *out)
