@@ -152,6 +152,11 @@ void series_version_attach_take(struct series_version *v, const char *name,
 int series_version_attachment(git_repository *repo, const struct series *s,
 			      const struct series_version *v,
 			      const char *name, struct strbuf *out);
+/* The size of vN/NAME without reading it: 0, RESPIN_ENOTFOUND, <0. */
+int series_version_attachment_size(git_repository *repo,
+				   const struct series *s,
+				   const struct series_version *v,
+				   const char *name, size_t *size);
 
 /*
  * The texts respin keeps beside a version, each under a name of the
@@ -181,6 +186,10 @@ void series_version_take_mail(struct series_version *v, size_t n,
 int series_version_mail(git_repository *repo, const struct series *s,
 			const struct series_version *v, size_t n,
 			struct strbuf *out);
+/* The size of that mail, read without reading it. */
+int series_version_mail_size(git_repository *repo, const struct series *s,
+			     const struct series_version *v, size_t n,
+			     size_t *size);
 
 /*
  * Writes s as a new metadata commit and moves the ref from s->meta

@@ -75,20 +75,53 @@ static int move_in(const char *tmp, const char *packdir, const char *name,
 	return r;
 }
 
+/*
+ * dir/pack-NAME.pack and .idx into the object store; when tx is not
+ * NULL, with a .keep file in place first, which objtx_end() removes.
+ */
+static int move_pack_in(struct objtx *tx, const char *common,
+			const char *dir, const char *name)
+{
+	struct strbuf packdir = STRBUF_INIT, keep = STRBUF_INIT;
+	int r = 0, fd;
+
+	strbuf_addf(&packdir, "%sobjects/pack", common);
+	if (mkdir_parents(packdir.buf) < 0) {
+		r = RESPIN_ERR;
+		goto out;
+	}
+	if (tx) {
+		/* kept before it is there: git gc never sees it unkept */
+		strbuf_addf(&keep, "%s/pack-%s.keep", packdir.buf, name);
+		fd = open(keep.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, "respin\n", 7) != 7 || close(fd) < 0) {
+			r = error_errno("cannot write %s", keep.buf);
+			goto out;
+		}
+		ALLOC_GROW(tx->keeps, tx->nr_keeps, tx->alloc_keeps);
+		tx->keeps[tx->nr_keeps++] = strbuf_detach(&keep, NULL);
+	}
+	/* the .idx last: a pack is there once its index is */
+	r = move_in(dir, packdir.buf, name, "pack");
+	if (!r)
+		r = move_in(dir, packdir.buf, name, "idx");
+out:
+	strbuf_release(&packdir);
+	strbuf_release(&keep);
+	return r;
+}
+
 /* Writes the pack in a folder of respin's, then moves it in, kept. */
 static int write_pack(struct objtx *tx, const git_buf *pack)
 {
 	const char *common = git_repository_commondir(tx->repo);
-	struct strbuf tmp = STRBUF_INIT, packdir = STRBUF_INIT;
-	struct strbuf keep = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT;
 	git_indexer_options io = GIT_INDEXER_OPTIONS_INIT;
 	git_indexer_progress stats;
 	git_indexer *idx = NULL;
-	const char *name;
-	int r = 0, fd;
+	int r = 0;
 
 	strbuf_addf(&tmp, "%srespin/pack-XXXXXX", common);
-	strbuf_addf(&packdir, "%sobjects/pack", common);
 	if (mkdir_leading(tmp.buf) < 0 || !mkdtemp(tmp.buf)) {
 		r = error_errno("cannot make a folder for a pack in %srespin",
 				common);
@@ -100,31 +133,28 @@ static int write_pack(struct objtx *tx, const git_buf *pack)
 		r = error_git("cannot write a pack of new objects");
 		goto out;
 	}
-	name = git_indexer_name(idx);
-	if (mkdir_parents(packdir.buf) < 0) {
-		r = RESPIN_ERR;
-		goto out;
-	}
-	/* kept before it is there: git gc never sees it unkept */
-	strbuf_addf(&keep, "%s/pack-%s.keep", packdir.buf, name);
-	fd = open(keep.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, "respin\n", 7) != 7 || close(fd) < 0) {
-		r = error_errno("cannot write %s", keep.buf);
-		goto out;
-	}
-	ALLOC_GROW(tx->keeps, tx->nr_keeps, tx->alloc_keeps);
-	tx->keeps[tx->nr_keeps++] = strbuf_detach(&keep, NULL);
-	/* the .idx last: a pack is there once its index is */
-	r = move_in(tmp.buf, packdir.buf, name, "pack");
-	if (!r)
-		r = move_in(tmp.buf, packdir.buf, name, "idx");
+	r = move_pack_in(tx, common, tmp.buf, git_indexer_name(idx));
 out:
 	git_indexer_free(idx);
 	if (tmp.len)
 		remove_tree(tmp.buf);
 	strbuf_release(&tmp);
-	strbuf_release(&packdir);
-	strbuf_release(&keep);
+	return r;
+}
+
+int objtx_add_pack(git_repository *repo, const char *dir, const char *name)
+{
+	struct objtx *tx = active && active->repo == repo ? active : NULL;
+	git_odb *odb = NULL;
+	int r = move_pack_in(tx, git_repository_commondir(repo), dir, name);
+
+	/* reads see it: the transaction's store, else the repository's */
+	if (!r && tx)
+		git_odb_refresh(tx->mem_odb);
+	else if (!r && !git_repository_odb(&odb, repo)) {
+		git_odb_refresh(odb);
+		git_odb_free(odb);
+	}
 	return r;
 }
 

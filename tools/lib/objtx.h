@@ -34,5 +34,12 @@ int objtx_begin(struct objtx *tx, git_repository *repo);
 /* For the transaction of repo, if one is under way: 0 or <0. */
 int objtx_checkpoint(git_repository *repo);
 void objtx_end(struct objtx *tx);
+/*
+ * Moves DIR/pack-NAME.pack and its .idx (a pack another program wrote,
+ * such as git pack-objects) into repo's object store: kept like the
+ * transaction's own packs when one is under way for repo, so that its
+ * objects are out of git gc's reach until the refs point at them.
+ */
+int objtx_add_pack(git_repository *repo, const char *dir, const char *name);
 
 #endif
