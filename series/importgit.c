@@ -22,12 +22,9 @@
 #include "tools/lib/objtx.h"
 #include "tools/lib/run.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 int import_git_apply_size(git_repository *repo, size_t *out)
 {
@@ -51,32 +48,6 @@ int import_git_apply_size(git_repository *repo, size_t *out)
 	git_buf_dispose(&buf);
 	git_config_free(cfg);
 	return r;
-}
-
-/* The last line of out that is an object name, into oid. */
-static int last_oid(const struct strbuf *out, git_oid *oid)
-{
-	const char *s = out->buf, *line = NULL, *p;
-
-	for (p = s; *p; p = *p ? p + 1 : p) {
-		const char *e = p + strcspn(p, "\n");
-		size_t n = (size_t)(e - p);
-
-		if (n == GIT_OID_HEXSZ) {
-			size_t i;
-
-			for (i = 0; i < n && isxdigit((unsigned char)p[i]); i++)
-				;
-			if (i == n)
-				line = p;
-		}
-		p = e;
-		if (!*p)
-			break;
-	}
-	if (!line)
-		return -1;
-	return git_oid_fromstrn(oid, line, GIT_OID_HEXSZ);
 }
 
 static void sb_swap(struct strbuf *a, struct strbuf *b)
@@ -123,75 +94,42 @@ static int step(const char *const *argv, const char *const *env,
 	return r;
 }
 
-/* The names of the loose objects under dir, a line each. */
-static int list_loose(const char *dir, struct strbuf *names)
+/* The object name on the last line of out, into oid. */
+static int tree_name(const struct strbuf *out, git_oid *oid)
 {
-	struct strbuf sub = STRBUF_INIT;
-	DIR *d = opendir(dir), *d2;
-	struct dirent *e, *e2;
+	const char *line = out->buf, *nl;
 
-	if (!d)
-		return error_errno("cannot read %s", dir);
-	while ((e = readdir(d))) {
-		if (strlen(e->d_name) != 2 || !isxdigit((unsigned char)e->d_name[0]) ||
-		    !isxdigit((unsigned char)e->d_name[1]))
-			continue;
-		strbuf_reset(&sub);
-		strbuf_addf(&sub, "%s/%s", dir, e->d_name);
-		d2 = opendir(sub.buf);
-		if (!d2)
-			continue;
-		while ((e2 = readdir(d2)))
-			if (e2->d_name[0] != '.' && !strchr(e2->d_name, '.'))
-				strbuf_addf(names, "%s%s\n", e->d_name,
-					    e2->d_name);
-		closedir(d2);
-	}
-	closedir(d);
-	strbuf_release(&sub);
-	return 0;
+	while ((nl = strchr(line, '\n')) && nl[1])
+		line = nl + 1;
+	if (strlen(line) != GIT_OID_HEXSZ)
+		return -1;
+	return git_oid_fromstrn(oid, line, GIT_OID_HEXSZ);
 }
 
 int import_git_apply(git_repository *repo, const git_oid *base_tree,
 		     const char *diff, size_t len, git_oid *tree,
 		     struct strbuf *why)
 {
-	const char *common = git_repository_commondir(repo);
-	struct strbuf tmp = STRBUF_INIT, objs = STRBUF_INIT, out = STRBUF_INIT;
-	struct strbuf e_index = STRBUF_INIT, e_objs = STRBUF_INIT;
-	struct strbuf e_alt = STRBUF_INIT, gitdir = STRBUF_INIT;
-	struct strbuf packbase = STRBUF_INIT, names = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf env[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf gitdir = STRBUF_INIT;
 	char base_hex[GIT_OID_HEXSZ + 1];
-	git_oid pack;
 	int r, failed = 0;
 
 	git_oid_tostr(base_hex, sizeof(base_hex), base_tree);
-	strbuf_addf(&tmp, "%srespin/apply-XXXXXX", common);
-	if (mkdir_leading(tmp.buf) < 0 || !mkdtemp(tmp.buf)) {
-		r = error_errno("cannot make a folder for applying a patch "
-				"in %srespin", common);
-		strbuf_reset(&tmp);
+	r = objtx_quarantine_new(repo, "apply", &tmp);
+	if (r < 0)
 		goto out;
-	}
-	strbuf_addf(&objs, "%s/objects", tmp.buf);
-	if (mkdir(objs.buf, 0777) < 0) {
-		r = error_errno("cannot make %s", objs.buf);
-		goto out;
-	}
+	objtx_quarantine_env(repo, tmp.buf, env);
 	strbuf_addf(&gitdir, "--git-dir=%s", git_repository_path(repo));
-	strbuf_addf(&e_index, "GIT_INDEX_FILE=%s/index", tmp.buf);
-	strbuf_addf(&e_objs, "GIT_OBJECT_DIRECTORY=%s", objs.buf);
-	strbuf_addf(&e_alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%sobjects",
-		    common);
-	strbuf_addf(&packbase, "%s/pack", tmp.buf);
 	{
-		const char *env[] = { e_index.buf, e_objs.buf, e_alt.buf,
-				      NULL };
+		const char *envp[] = { env[0].buf, env[1].buf, env[2].buf,
+				       NULL };
 		const char *read_tree[] = { "git", gitdir.buf, "read-tree",
 					    base_hex, NULL };
 		/*
-		 * As libgit2 applies: whitespace as it is, no fuzz, what
-		 * the user's apply.* settings say of either left out.
+		 * As libgit2 applies: whitespace as it is, whatever the
+		 * user's apply.* settings say.
 		 */
 		const char *apply[] = { "git", gitdir.buf,
 					"-c", "apply.whitespace=nowarn",
@@ -199,17 +137,14 @@ int import_git_apply(git_repository *repo, const git_oid *base_tree,
 					"apply", "--cached", NULL };
 		const char *write_tree[] = { "git", gitdir.buf, "write-tree",
 					     NULL };
-		const char *pack_objects[] = { "git", gitdir.buf,
-					       "pack-objects", "-q",
-					       packbase.buf, NULL };
 
-		r = step(read_tree, env, NULL, 0, &out, NULL);
+		r = step(read_tree, envp, NULL, 0, &out, NULL);
 		if (r < 0) {
 			r = error("git read-tree %s failed: %s", base_hex,
 				  out.buf);
 			goto out;
 		}
-		r = step(apply, env, diff, len, &out, &failed);
+		r = step(apply, envp, diff, len, &out, &failed);
 		if (r < 0 && failed) {
 			/* it does not apply: git's words for the caller */
 			sb_swap(why, &out);
@@ -218,37 +153,21 @@ int import_git_apply(git_repository *repo, const git_oid *base_tree,
 		}
 		if (r < 0)
 			goto out;
-		r = step(write_tree, env, NULL, 0, &out, NULL);
-		if (r < 0 || last_oid(&out, tree) < 0) {
+		r = step(write_tree, envp, NULL, 0, &out, NULL);
+		if (r < 0 || tree_name(&out, tree) < 0) {
 			r = error("git write-tree failed: %s", out.buf);
 			goto out;
 		}
-		r = list_loose(objs.buf, &names);
-		if (r < 0 || !names.len)
-			goto out;	/* nothing new (an empty patch) */
-		r = step(pack_objects, env, names.buf, names.len, &out, NULL);
-		if (r < 0 || last_oid(&out, &pack) < 0) {
-			r = error("git pack-objects failed: %s", out.buf);
-			goto out;
-		}
 	}
-	{
-		char name[GIT_OID_HEXSZ + 1];
-
-		git_oid_tostr(name, sizeof(name), &pack);
-		r = objtx_add_pack(repo, tmp.buf, name);
-	}
+	r = objtx_quarantine_pack(repo, tmp.buf);
 out:
 	if (tmp.len)
 		remove_tree(tmp.buf);
 	strbuf_release(&tmp);
-	strbuf_release(&objs);
 	strbuf_release(&out);
-	strbuf_release(&e_index);
-	strbuf_release(&e_objs);
-	strbuf_release(&e_alt);
+	strbuf_release(&env[0]);
+	strbuf_release(&env[1]);
+	strbuf_release(&env[2]);
 	strbuf_release(&gitdir);
-	strbuf_release(&packbase);
-	strbuf_release(&names);
 	return r;
 }

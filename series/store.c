@@ -246,9 +246,10 @@ static int insert_blob(git_repository *repo, git_treebuilder *tb,
 {
 	git_oid oid;
 
-	if (git_blob_create_from_buffer(&oid, repo, content->buf,
-					content->len) < 0 ||
-	    git_treebuilder_insert(NULL, tb, name, &oid,
+	/* a big patch's mail streamed, not held twice more (objtx.h) */
+	if (objtx_write_blob(repo, content->buf, content->len, &oid) < 0)
+		return RESPIN_ERR;
+	if (git_treebuilder_insert(NULL, tb, name, &oid,
 				   GIT_FILEMODE_BLOB) < 0)
 		return error_git("cannot write series metadata '%s'", name);
 	return 0;
