@@ -76,6 +76,16 @@ test_expect_success 'its objects are in packs, none loose' '
 	test_grep "^big line 3000\$" "$TRASH/big.out"
 '
 
+test_expect_success 'the packs hold the new objects only, not the base tree' '
+	ls .git/objects/pack/*.idx >idx1 &&
+	for i in $(cat idx1); do
+		git verify-pack -v "$i" || return 1
+	done >contents &&
+	! grep "^$(git rev-parse base:gone.txt) " contents &&
+	! grep "^$(git rev-parse base:script.sh) " contents &&
+	grep "^$(git rev-parse "$(tip gg):big.txt") " contents
+'
+
 test_expect_success 'libgit2 (under the size): the same commits' '
 	git config respin.import.gitApplyAbove 0 &&
 	respin import lg series.mbox --base base >out 2>err &&
@@ -155,6 +165,36 @@ test_expect_success 'applied later by git apply: the same commits again' '
 	cat out err &&
 	trees st >st-trees &&
 	check_same want-trees st-trees
+'
+
+test_expect_success 'a mail beyond 1 MiB is stored by way of a quarantine' '
+	seq 1 120000 | sed "s/^/+line of a giant patch /" >plus &&
+	n=$(wc -l <plus) &&
+	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\n" &&
+	  printf "From: A U Thor <author@example.org>\n" &&
+	  printf "Date: Tue, 14 Nov 2023 22:13:20 +0000\n" &&
+	  printf "Subject: [PATCH] huge: add it\n" &&
+	  printf "Message-Id: <huge@example.org>\n\nAdd it.\n---\n" &&
+	  printf "diff --git a/huge.txt b/huge.txt\nnew file mode 100644\n" &&
+	  printf -- "--- /dev/null\n+++ b/huge.txt\n@@ -0,0 +1,%d @@\n" $n &&
+	  cat plus && printf -- "-- \n2.39.5\n\n"; } >huge.mbox &&
+	GIT_TRACE="$TRASH/trace2" respin import huge huge.mbox --mail-only \
+		>out 2>err &&
+	cat out err &&
+	test_grep "pack-objects" "$TRASH/trace2" &&
+	test_path_is_missing .git/respin/blob-* &&
+	! ls .git/objects/pack/*.keep 2>/dev/null &&
+	git cat-file blob refs/respin/series/huge:v1/mail-0001 >stored &&
+	test $(wc -c <stored) -gt 1048576 &&
+	test_grep "^+line of a giant patch 120000\$" stored &&
+	git fsck --strict --no-dangling 2>err && test_must_be_empty err
+'
+
+test_expect_success 'and applied from the stored mail by git apply' '
+	respin import huge@v1 --base base >out 2>err &&
+	cat out err &&
+	git cat-file blob "$(tip huge):huge.txt" >huge.txt.out &&
+	test $(wc -l <huge.txt.out) = 120000
 '
 
 test_done
