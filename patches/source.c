@@ -266,6 +266,24 @@ int mail_source_next(struct mail_source *src, struct mail_source_msg *msg)
 	return 1;
 }
 
+/*
+ * The pages of the mapped mbox around [off, off + len) leave respin's
+ * memory once read: they count in its resident size as long as they
+ * are mapped in, another copy of a big mail beside the one made of it.
+ * The mapping is read-only and private, so a later read maps them in
+ * again from the file (the page cache), unchanged.
+ */
+static void map_drop(struct mail_source *src, size_t off, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), start, end;
+
+	if (!src->map || !len || off >= src->size)
+		return;
+	start = off - off % page;
+	end = off + len < src->size ? off + len : src->size;
+	madvise((char *)src->map + start, end - start, MADV_DONTNEED);
+}
+
 int mail_source_get(struct mail_source *src, size_t n, struct strbuf *out)
 {
 	const struct msg_place *p;
@@ -284,6 +302,37 @@ int mail_source_get(struct mail_source *src, size_t n, struct strbuf *out)
 	    src->buf[p->offset + len - 2] == '\n')
 		len--;
 	mbox_unescape(out, src->buf + p->offset, len, src->fmt, p->crlf);
+	map_drop(src, p->offset, p->raw_len);
+	return 0;
+}
+
+int mail_source_get_head(struct mail_source *src, size_t n,
+			 struct strbuf *out)
+{
+	const struct msg_place *p;
+	const char *start, *end, *lim;
+
+	if (src->kind != SRC_MBOX || !n || n > src->nr_places)
+		return mail_source_get(src, n, out);
+	p = &src->places[n - 1];
+	start = src->buf + p->offset;
+	lim = start + p->raw_len;
+	/* up to the blank line that ends the header, that line kept */
+	for (end = start; (end = memchr(end, '\n', (size_t)(lim - end)));) {
+		end++;
+		if (end < lim && *end == '\n') {
+			end++;
+			break;
+		}
+		if (lim - end >= 2 && end[0] == '\r' && end[1] == '\n') {
+			end += 2;
+			break;
+		}
+	}
+	if (!end)
+		end = lim;
+	mbox_unescape(out, start, (size_t)(end - start), src->fmt, p->crlf);
+	map_drop(src, p->offset, (size_t)(end - start));
 	return 0;
 }
 
@@ -385,6 +434,7 @@ int mail_source_scan(struct mail_source *src,
 				break;
 		}
 		*first_part_count = n;
+		map_drop(src, 0, src->size);
 		return r < 0 ? r : 0;
 	}
 	threaded = !pthread_create(&thread, NULL, scan_part_run, &part[1]);
@@ -405,6 +455,7 @@ int mail_source_scan(struct mail_source *src,
 		mbox_free(part[k].mb);
 	}
 	src->scanned = 1;
+	map_drop(src, 0, src->size);
 	*first_part_count = part[0].nr;
 	r = part[0].r < 0 ? part[0].r : part[1].r < 0 ? part[1].r : 0;
 	return r;

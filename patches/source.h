@@ -63,6 +63,13 @@ int mail_source_scan(struct mail_source *src,
 
 /* Message number n (from mail_source_next) again, appended to out. */
 int mail_source_get(struct mail_source *src, size_t n, struct strbuf *out);
+/*
+ * Its header alone (up to and with the blank line after it), for what
+ * needs no body: an mbox's giant patch is not copied for its To: line.
+ * Other sources give the whole message.
+ */
+int mail_source_get_head(struct mail_source *src, size_t n,
+			 struct strbuf *out);
 /* How spec was understood: "mbox PATH", "lore URL", ... (borrowed). */
 const char *mail_source_describe(const struct mail_source *src);
 /* The path messages are named by in errors (borrowed). */

@@ -7,6 +7,7 @@
 #include "series/import.h"
 #include "series/thread.h"
 #include "series/trailerdiff.h"
+#include "tools/lib/config.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/termsafe.h"
@@ -345,7 +346,7 @@ static int version_patches(struct mailset *ms, long vi,
 
 	*out = mps;
 	for (k = 0; k < v->total && !r; k++)
-		r = mail_patch_from_mailset(ms, vi, k, &mps[k]);
+		r = mail_patch_borrow_from_mailset(ms, vi, k, &mps[k]);
 	if (r < 0) {
 		char *why = xstrdup(error_last());
 		int missing = v->patches[k - 1].msg < 0;
@@ -485,7 +486,10 @@ int import_stored(git_repository *repo, struct series *s, int number,
 	if (!o->base)
 		return error_code(RESPIN_EUSAGE, "applying %s v%d needs "
 				  "--base REF", s->name, v->number);
-	r = import_stored_patches(repo, s, v, &mps, &nr);
+	/* the stored mails are mail: respin.maxMailSize bounds them */
+	r = config_mail_limits(repo);
+	if (!r)
+		r = import_stored_patches(repo, s, v, &mps, &nr);
 	if (r < 0)
 		return r;
 	strbuf_addstr(&source, v->source ? v->source : "mail");

@@ -44,6 +44,25 @@ int import_apply(git_repository *repo, git_commit *base,
 		 struct mail_patch *patches, size_t nr,
 		 struct series_version *v);
 
+/*
+ * A patch whose diff has at least respin.import.gitApplyAbove bytes
+ * (default 8 MiB; 0: none) is applied by git apply --cached rather than
+ * libgit2, which holds five copies of it (series/importgit.c).
+ */
+#define IMPORT_GIT_APPLY_KEY		"respin.import.gitApplyAbove"
+#define IMPORT_GIT_APPLY_DEFAULT	((size_t)8 << 20)
+/* That size from git config: 0, or <0 when it cannot be read. */
+int import_git_apply_size(git_repository *repo, size_t *out);
+/*
+ * The tree of diff (len bytes) applied onto base_tree by git, its
+ * objects in the object store (kept while objtx is under way): 0; 1
+ * when it does not apply (git's message in why); <0 with a message
+ * when git could not be run.
+ */
+int import_git_apply(git_repository *repo, const git_oid *base_tree,
+		     const char *diff, size_t len, git_oid *tree,
+		     struct strbuf *why);
+
 /* Fills v's patches from mail alone: no commits; mail kept beside v. */
 int import_mail_only(struct mail_patch *patches, size_t nr,
 		     struct series_version *v);

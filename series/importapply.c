@@ -9,6 +9,7 @@
 #include "patches/patch.h"
 #include "patches/subject.h"
 #include "tools/lib/error.h"
+#include "tools/lib/limits.h"
 #include "tools/lib/repo.h"
 
 #include <ctype.h>
@@ -179,6 +180,65 @@ static int mail_author(const struct mail_patch *mp, size_t i, size_t nr,
 	return r;
 }
 
+/*
+ * The tree of patch i/nr applied onto tree, into tree_oid: by libgit2
+ * (opts; its delta_cb notes the path), or by git itself from git_size
+ * bytes of diff on.  The message names the patch and why.
+ */
+static int apply_one(git_repository *repo, git_tree *tree, git_commit *base,
+		     const struct mail_patch *mp, size_t i, size_t nr,
+		     size_t git_size, git_apply_options *opts, char **path,
+		     git_oid *tree_oid)
+{
+	git_diff *diff = NULL;
+	git_index *index = NULL;
+	int r;
+
+	if (mp->diff_len > mail_max_size()) {
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "the diff of patch %zu/%zu <%s> (\"%s\")",
+			    i + 1, nr, mp->message_id, mp->title);
+		r = error_too_large(what.buf, mp->diff_len, mail_max_size());
+		strbuf_release(&what);
+		return r;
+	}
+	if (git_size && mp->diff_len >= git_size) {
+		struct strbuf why = STRBUF_INIT;
+
+		r = import_git_apply(repo, git_tree_id(tree), mp->diff,
+				     mp->diff_len, tree_oid, &why);
+		if (r == 1) {
+			strbuf_rtrim(&why);
+			r = error("patch %zu/%zu <%s> (\"%s\") does not apply "
+				  "on %s: %s", i + 1, nr, mp->message_id,
+				  mp->title, oid_short(git_commit_id(base), 12),
+				  why.buf);
+		}
+		strbuf_release(&why);
+		return r;
+	}
+	if (git_diff_from_buffer(&diff, mp->diff, mp->diff_len) < 0)
+		return error_git("patch %zu/%zu <%s> (\"%s\"): cannot read its "
+				 "diff", i + 1, nr, mp->message_id, mp->title);
+	r = git_apply_to_tree(&index, repo, tree, diff, opts);
+	git_diff_free(diff);
+	if (r < 0) {
+		const git_error *e = git_error_last();
+
+		return error("patch %zu/%zu <%s> (\"%s\") does not apply on "
+			     "%s: %s%s%s", i + 1, nr, mp->message_id, mp->title,
+			     oid_short(git_commit_id(base), 12),
+			     *path ? *path : "", *path ? ": " : "",
+			     e && e->message ? e->message : "conflict");
+	}
+	r = 0;
+	if (git_index_write_tree_to(tree_oid, index, repo) < 0)
+		r = error_git("cannot write the tree of patch %zu", i + 1);
+	git_index_free(index);
+	return r;
+}
+
 int import_apply(git_repository *repo, git_commit *base,
 		 struct mail_patch *patches, size_t nr,
 		 struct series_version *v)
@@ -188,11 +248,14 @@ int import_apply(git_repository *repo, git_commit *base,
 	git_commit *parent = NULL;
 	git_tree *tree = NULL;
 	char *path = NULL;
-	size_t i;
+	size_t i, git_size = 0;
 	int r = repo_signature(repo, &committer);
 
 	if (r < 0)
 		return r;
+	r = import_git_apply_size(repo, &git_size);
+	if (r < 0)
+		goto out;
 	r = RESPIN_ERR;
 	opts.delta_cb = note_path;
 	opts.payload = &path;
@@ -203,39 +266,17 @@ int import_apply(git_repository *repo, git_commit *base,
 	}
 	for (i = 0; i < nr; i++) {
 		struct mail_patch *mp = &patches[i];
-		git_diff *diff = NULL;
-		git_index *index = NULL;
 		git_signature *author = NULL;
 		git_oid tree_oid, commit_oid;
 		git_tree *next = NULL;
 		git_commit *c = NULL;
 		struct series_patch *sp;
 
-		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0) {
-			error_git("patch %zu/%zu <%s> (\"%s\"): cannot read its "
-				  "diff", i + 1, nr, mp->message_id, mp->title);
+		r = apply_one(repo, tree, base, mp, i, nr, git_size, &opts,
+			      &path, &tree_oid);
+		if (r < 0)
 			goto out;
-		}
-		r = git_apply_to_tree(&index, repo, tree, diff, &opts);
-		git_diff_free(diff);
-		if (r < 0) {
-			const git_error *e = git_error_last();
-
-			r = error("patch %zu/%zu <%s> (\"%s\") does not apply "
-				  "on %s: %s%s%s", i + 1, nr, mp->message_id,
-				  mp->title,
-				  oid_short(git_commit_id(base), 12),
-				  path ? path : "", path ? ": " : "",
-				  e && e->message ? e->message : "conflict");
-			goto out;
-		}
 		r = -1;
-		if (git_index_write_tree_to(&tree_oid, index, repo) < 0) {
-			git_index_free(index);
-			error_git("cannot write the tree of patch %zu", i + 1);
-			goto out;
-		}
-		git_index_free(index);
 		if (mail_author(mp, i, nr, &author) < 0)
 			goto out;
 		if (git_tree_lookup(&next, repo, &tree_oid) < 0 ||
@@ -294,7 +335,7 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 		git_diff *diff = NULL;
 		git_oid pid;
 
-		if (git_diff_from_buffer(&diff, mp->diff, strlen(mp->diff)) < 0 ||
+		if (git_diff_from_buffer(&diff, mp->diff, mp->diff_len) < 0 ||
 		    patch_diff_id(diff, &pid) < 0) {
 			git_diff_free(diff);
 			strbuf_release(&text);
@@ -311,9 +352,10 @@ int import_mail_only(struct mail_patch *patches, size_t nr,
 		strbuf_reset(&name);
 		strbuf_addf(&name, "%s <%s>", mp->author_name, mp->author_email);
 		sp->author = strbuf_detach(&name, NULL);
-		strbuf_reset(&text);
+		strbuf_init(&text, 0);
 		mail_patch_to_text(mp, &text);
-		series_version_set_mail(v, i + 1, text.buf, text.len);
+		/* the version takes the text: one copy of a big patch */
+		series_version_take_mail(v, i + 1, &text);
 	}
 	strbuf_release(&text);
 	strbuf_release(&name);
@@ -330,8 +372,23 @@ int import_stored_patches(git_repository *repo, const struct series *s,
 	int r = 0;
 
 	for (i = 0; i < v->nr_patches && !r; i++) {
+		size_t size = 0;
+
 		strbuf_reset(&text);
-		r = series_version_mail(repo, s, v, i + 1, &text);
+		/* a stored mail is mail: bounded as mail is, before reading */
+		r = series_version_mail_size(repo, s, v, i + 1, &size);
+		if (!r && size > mail_max_size()) {
+			struct strbuf what = STRBUF_INIT;
+
+			strbuf_addf(&what, "the stored mail of patch %zu/%zu "
+				    "of %s v%d", i + 1, v->nr_patches, s->name,
+				    v->number);
+			r = error_too_large(what.buf, size, mail_max_size());
+			strbuf_release(&what);
+			break;
+		}
+		if (!r)
+			r = series_version_mail(repo, s, v, i + 1, &text);
 		if (r == RESPIN_ENOTFOUND)
 			r = error("%s v%d has no stored mail for patch %zu",
 				  s->name, v->number, i + 1);

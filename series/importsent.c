@@ -40,7 +40,8 @@ static int sent_text(struct mailset *ms, long vi, struct strbuf *sent)
 	long k;
 	int n;
 
-	if (head < 0 || mailset_raw(ms, head, &raw) < 0) {
+	/* the header alone: a giant patch is not read again for To: */
+	if (head < 0 || mailset_raw_head(ms, head, &raw) < 0) {
 		error_clear();
 		strbuf_release(&raw);
 		return 0;

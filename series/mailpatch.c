@@ -20,7 +20,7 @@ void mail_patch_release(struct mail_patch *mp)
 	free(mp->message);
 	free(mp->author_name);
 	free(mp->author_email);
-	free(mp->diff);
+	free(mp->diff_buf);
 	free(mp->message_id);
 	memset(mp, 0, sizeof(*mp));
 }
@@ -59,8 +59,8 @@ static void span_trim(const char **p, size_t *len)
 		(*len)--;
 }
 
-int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
-			    struct mail_patch *mp)
+static int from_mailset(struct mailset *ms, long vi, long i,
+			struct mail_patch *mp, int borrow)
 {
 	struct ms_version *v = &ms->versions[vi];
 	struct ms_patch *slot = &v->patches[i];
@@ -120,8 +120,26 @@ int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
 		strbuf_addch(&msg, '\n');
 	}
 	mp->message = strbuf_detach(&msg, NULL);
-	mp->diff = xstrndup(p->pm.diff.p, p->pm.diff.len);
+	mp->diff_len = p->pm.diff.len;
+	if (borrow) {
+		mp->diff = p->pm.diff.p;
+	} else {
+		mp->diff_buf = xstrndup(p->pm.diff.p, p->pm.diff.len);
+		mp->diff = mp->diff_buf;
+	}
 	return 0;
+}
+
+int mail_patch_from_mailset(struct mailset *ms, long vi, long i,
+			    struct mail_patch *mp)
+{
+	return from_mailset(ms, vi, i, mp, 0);
+}
+
+int mail_patch_borrow_from_mailset(struct mailset *ms, long vi, long i,
+				   struct mail_patch *mp)
+{
+	return from_mailset(ms, vi, i, mp, 1);
 }
 
 void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out)
@@ -144,7 +162,7 @@ void mail_patch_to_text(const struct mail_patch *mp, struct strbuf *out)
 			strbuf_addch(out, '\n');
 	}
 	strbuf_addstr(out, "---\n");
-	strbuf_addstr(out, mp->diff);
+	strbuf_add(out, mp->diff, mp->diff_len);
 	if (out->len && out->buf[out->len - 1] != '\n')
 		strbuf_addch(out, '\n');
 }
@@ -189,7 +207,9 @@ int mail_patch_from_text(const char *text, size_t len, struct mail_patch *mp)
 		strbuf_addch(&msg, '\n');
 	}
 	mp->message = strbuf_detach(&msg, NULL);
-	mp->diff = xstrndup(diff, (size_t)(end - diff));
+	mp->diff_len = (size_t)(end - diff);
+	mp->diff_buf = xstrndup(diff, mp->diff_len);
+	mp->diff = mp->diff_buf;
 	return 0;
 }
 

@@ -161,6 +161,11 @@ int mailset_raw(struct mailset *ms, long msg, struct strbuf *out)
 	return mail_source_get(ms->src, ms->msgs[msg].number, out);
 }
 
+int mailset_raw_head(struct mailset *ms, long msg, struct strbuf *out)
+{
+	return mail_source_get_head(ms->src, ms->msgs[msg].number, out);
+}
+
 long mailset_series_of(const struct mailset *ms, long msg)
 {
 	const struct ms_msg *m;

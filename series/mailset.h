@@ -169,5 +169,7 @@ int mailset_load(struct mailset *ms, long v);
 
 /* The raw text of a message, appended to out. */
 int mailset_raw(struct mailset *ms, long msg, struct strbuf *out);
+/* Its header alone (mail_source_get_head()). */
+int mailset_raw_head(struct mailset *ms, long msg, struct strbuf *out);
 
 #endif

@@ -34,7 +34,7 @@ int rangediff_patches_from_mail(struct mail_patch *mps, size_t nr,
 		char label[16];
 
 		if (git_diff_from_buffer(&diff, mps[i].diff,
-					 strlen(mps[i].diff)) < 0) {
+					 mps[i].diff_len) < 0) {
 			r = error_git("%s: cannot read the diff of patch %zu "
 				      "<%s>", what, i + 1, mps[i].message_id ?
 				      mps[i].message_id : "?");

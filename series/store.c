@@ -246,9 +246,10 @@ static int insert_blob(git_repository *repo, git_treebuilder *tb,
 {
 	git_oid oid;
 
-	if (git_blob_create_from_buffer(&oid, repo, content->buf,
-					content->len) < 0 ||
-	    git_treebuilder_insert(NULL, tb, name, &oid,
+	/* a big patch's mail streamed, not held twice more (objtx.h) */
+	if (objtx_write_blob(repo, content->buf, content->len, &oid) < 0)
+		return RESPIN_ERR;
+	if (git_treebuilder_insert(NULL, tb, name, &oid,
 				   GIT_FILEMODE_BLOB) < 0)
 		return error_git("cannot write series metadata '%s'", name);
 	return 0;
@@ -336,6 +337,46 @@ int series_version_attachment(git_repository *repo, const struct series *s,
 	return 0;
 }
 
+int series_version_attachment_size(git_repository *repo,
+				   const struct series *s,
+				   const struct series_version *v,
+				   const char *name, size_t *size)
+{
+	git_tree_entry *e = NULL;
+	git_odb *odb = NULL;
+	struct strbuf path = STRBUF_INIT;
+	git_object_t type;
+	size_t i, len;
+	int r;
+
+	for (i = 0; i < v->nr_attach; i++)
+		if (!strcmp(v->attach[i].name, name)) {
+			*size = v->attach[i].text.len;
+			return 0;
+		}
+	if (!s->tree)
+		return RESPIN_ENOTFOUND;
+	strbuf_addf(&path, "v%d/%s", v->number, name);
+	r = git_tree_entry_bypath(&e, s->tree, path.buf);
+	strbuf_release(&path);
+	if (r < 0) {
+		git_error_clear();
+		return RESPIN_ENOTFOUND;
+	}
+	/* the header alone: the blob itself is not read */
+	r = git_repository_odb(&odb, repo);
+	if (!r)
+		r = git_odb_read_header(&len, &type, odb,
+					git_tree_entry_id(e));
+	git_odb_free(odb);
+	git_tree_entry_free(e);
+	if (r < 0)
+		return error_git("cannot read v%d/%s of series '%s'",
+				 v->number, name, s->name);
+	*size = len;
+	return 0;
+}
+
 static const char *const text_names[] = {
 	[SERIES_TEXT_COVER] = "cover",
 	[SERIES_TEXT_GIVEN] = "given-trailers",
@@ -371,6 +412,29 @@ void series_version_set_mail(struct series_version *v, size_t n,
 	mail_name(&name, n);
 	series_version_attach(v, name.buf, text, len);
 	strbuf_release(&name);
+}
+
+void series_version_take_mail(struct series_version *v, size_t n,
+			      struct strbuf *text)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	mail_name(&name, n);
+	series_version_attach_take(v, name.buf, text);
+	strbuf_release(&name);
+}
+
+int series_version_mail_size(git_repository *repo, const struct series *s,
+			     const struct series_version *v, size_t n,
+			     size_t *size)
+{
+	struct strbuf name = STRBUF_INIT;
+	int r;
+
+	mail_name(&name, n);
+	r = series_version_attachment_size(repo, s, v, name.buf, size);
+	strbuf_release(&name);
+	return r;
 }
 
 int series_version_mail(git_repository *repo, const struct series *s,

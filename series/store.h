@@ -142,6 +142,9 @@ int series_version_mail_only(const struct series_version *v);
  */
 void series_version_attach(struct series_version *v, const char *name,
 			   const char *text, size_t len);
+/* The same, taking text's buffer as it is (text is left empty). */
+void series_version_attach_take(struct series_version *v, const char *name,
+				struct strbuf *text);
 /*
  * Reads vN/NAME of a saved (or pending) version into out; returns
  * RESPIN_ENOTFOUND, without a message, when there is none.
@@ -149,6 +152,11 @@ void series_version_attach(struct series_version *v, const char *name,
 int series_version_attachment(git_repository *repo, const struct series *s,
 			      const struct series_version *v,
 			      const char *name, struct strbuf *out);
+/* The size of vN/NAME without reading it: 0, RESPIN_ENOTFOUND, <0. */
+int series_version_attachment_size(git_repository *repo,
+				   const struct series *s,
+				   const struct series_version *v,
+				   const char *name, size_t *size);
 
 /*
  * The texts respin keeps beside a version, each under a name of the
@@ -172,9 +180,16 @@ int series_version_text(git_repository *repo, const struct series *s,
 /* The mail of patch n (1-based) of a version recorded from mail. */
 void series_version_set_mail(struct series_version *v, size_t n,
 			     const char *text, size_t len);
+/* The same, taking text's buffer (a big patch is not copied). */
+void series_version_take_mail(struct series_version *v, size_t n,
+			      struct strbuf *text);
 int series_version_mail(git_repository *repo, const struct series *s,
 			const struct series_version *v, size_t n,
 			struct strbuf *out);
+/* The size of that mail, read without reading it. */
+int series_version_mail_size(git_repository *repo, const struct series *s,
+			     const struct series_version *v, size_t n,
+			     size_t *size);
 
 /*
  * Writes s as a new metadata commit and moves the ref from s->meta

@@ -143,23 +143,40 @@ int series_version_mail_only(const struct series_version *v)
 	return 0;
 }
 
-void series_version_attach(struct series_version *v, const char *name,
-			   const char *text, size_t len)
+/* v's attachment NAME, made empty when it is new. */
+static struct series_attachment *attachment_slot(struct series_version *v,
+						 const char *name)
 {
-	struct series_attachment *a = NULL;
+	struct series_attachment *a;
 	size_t i;
 
 	for (i = 0; i < v->nr_attach; i++)
 		if (!strcmp(v->attach[i].name, name))
-			a = &v->attach[i];
-	if (!a) {
-		ALLOC_GROW(v->attach, v->nr_attach, v->alloc_attach);
-		a = &v->attach[v->nr_attach++];
-		a->name = xstrdup(name);
-		strbuf_init(&a->text, len);
-	}
+			return &v->attach[i];
+	ALLOC_GROW(v->attach, v->nr_attach, v->alloc_attach);
+	a = &v->attach[v->nr_attach++];
+	a->name = xstrdup(name);
+	strbuf_init(&a->text, 0);
+	return a;
+}
+
+void series_version_attach(struct series_version *v, const char *name,
+			   const char *text, size_t len)
+{
+	struct series_attachment *a = attachment_slot(v, name);
+
 	strbuf_reset(&a->text);
 	strbuf_add(&a->text, text, len);
+}
+
+void series_version_attach_take(struct series_version *v, const char *name,
+				struct strbuf *text)
+{
+	struct series_attachment *a = attachment_slot(v, name);
+	size_t len = text->len, alloc = text->alloc;
+
+	strbuf_attach(&a->text, strbuf_detach(text, NULL), len,
+		      alloc ? alloc : len + 1);
 }
 
 /* ---- text formats ---- */

@@ -10,6 +10,13 @@
 # hunk as the peer.  Peak RSS from GNU time's %M; the goal is at most
 # 4x the input + 64 MB.  Then respin thread on a reply with 1M
 # addresses: its peak.
+#
+# %M is the largest of respin and the programs it ran: import --base
+# of a hunk from respin.import.gitApplyAbove (8 MiB) on has git apply
+# --cached apply it, which then holds the most while respin waits with
+# the mail once.  hunk-import-libgit2 is the same import with that
+# size 0 (libgit2 applies, in respin itself); hunk-import-stored
+# applies the version a --mail-only import stored.
 set -eu
 . "$(dirname "$0")/lib.sh"
 bench_init rss
@@ -92,6 +99,8 @@ peak() {
 	name=$1 file=$2
 	shift 2
 	newrepo
+	[ -z "${setup:-}" ] || (cd "$repo" && $setup >/dev/null 2>&1) ||
+		{ echo "rss: $name: $setup failed" >&2; exit 1; }
 	(cd "$repo" && /usr/bin/time -f %M -o "$tmp/kb" "$@" >"$tmp/out" 2>&1) ||
 		{ echo "rss: $name failed:" >&2; tail -n 5 "$tmp/out" >&2; exit 1; }
 	awk -v kb="$(cat "$tmp/kb")" -v sz="$(wc -c <"$file")" -v n="$name" 'BEGIN {
@@ -104,6 +113,10 @@ peak() {
 peak hunk-thread hunk.mbox "$respin" thread "$tmp/hunk.mbox"
 peak hunk-import-mail-only hunk.mbox "$respin" import big "$tmp/hunk.mbox" --mail-only
 peak hunk-import-applied hunk.mbox "$respin" import big "$tmp/hunk.mbox" --base HEAD
+libgit2() { git config respin.import.gitApplyAbove 0; }
+setup=libgit2 peak hunk-import-libgit2 hunk.mbox "$respin" import big "$tmp/hunk.mbox" --base HEAD
+stored() { "$respin" import big "$tmp/hunk.mbox" --mail-only; }
+setup=stored peak hunk-import-stored hunk.mbox "$respin" import big@v1 --base HEAD
 newrepo
 (cd "$repo" && /usr/bin/time -f %M -o "$tmp/kb" git am -q "$tmp/hunk.mbox")
 echo "rss-hunk-git-am: $(( $(cat "$tmp/kb") / 1024 )) MB for $(size_mb hunk.mbox) MB (the peer)"

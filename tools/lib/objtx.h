@@ -4,6 +4,8 @@
 
 #include <git2.h>
 
+#include "strbuf.h"
+
 /*
  * Objects written so that a concurrent git gc --prune=now cannot take
  * them: git prunes every unreachable loose object at once (and the
@@ -26,6 +28,7 @@ struct objtx {
 	git_odb *disk;		/* the repository's own object store */
 	git_odb *mem_odb;	/* mempack in front of it, while writing */
 	git_odb_backend *mem;
+	struct objtx_rec *rec;	/* in front of mem: what was written */
 	char **keeps;		/* the .keep files of the packs written */
 	size_t nr_keeps, alloc_keeps;
 };
@@ -34,5 +37,38 @@ int objtx_begin(struct objtx *tx, git_repository *repo);
 /* For the transaction of repo, if one is under way: 0 or <0. */
 int objtx_checkpoint(git_repository *repo);
 void objtx_end(struct objtx *tx);
+/*
+ * Moves DIR/pack-NAME.pack and its .idx (a pack another program wrote,
+ * such as git pack-objects) into repo's object store: kept like the
+ * transaction's own packs when one is under way for repo, so that its
+ * objects are out of git gc's reach until the refs point at them.
+ */
+int objtx_add_pack(git_repository *repo, const char *dir, const char *name);
+
+/*
+ * Objects another program writes (git apply, git write-tree) go to a
+ * quarantine: a new folder .git/respin/WHAT-XXXXXX (into dir) with an
+ * objects/ of its own, which git gc does not know.  _env() sets what
+ * points git there ("GIT_INDEX_FILE=DIR/index", "GIT_OBJECT_DIRECTORY=
+ * DIR/objects", "GIT_ALTERNATE_OBJECT_DIRECTORIES=" the repository's).
+ * _pack() has git pack-objects make one pack of what is loose there
+ * and moves it in (objtx_add_pack()); the caller removes the folder.
+ */
+int objtx_quarantine_new(git_repository *repo, const char *what,
+			 struct strbuf *dir);
+int objtx_quarantine_env(git_repository *repo, const char *dir,
+			 struct strbuf env[3]);
+int objtx_quarantine_pack(git_repository *repo, const char *dir);
+
+/*
+ * A blob, as git_blob_create_from_buffer() writes it; but from
+ * OBJTX_BIG_BLOB bytes on, while a transaction is under way, streamed
+ * into a quarantine and packed from there instead of being held whole
+ * by the mempack (and again by the pack written from it).
+ */
+#define OBJTX_BIG_BLOB	((size_t)1 << 20)
+#define OBJTX_SLICE	((size_t)1 << 20)
+int objtx_write_blob(git_repository *repo, const char *buf, size_t len,
+		     git_oid *out);
 
 #endif
