@@ -143,17 +143,17 @@ static void text_report(struct strbuf *res, const struct bisect *b,
 			const struct report *rp, const struct bench_probe *bp,
 			const struct series *s, const struct series_version *v)
 {
-	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(&out, "%s v%d, bench %s: %zu run%s taken\n", s->name,
+	strbuf_addf(res, "%s v%d, bench %s: %zu run%s taken\n", s->name,
 		    v->number, bp->c->name, rp->runs, rp->runs == 1 ? "" : "s");
 	for (i = 0; i <= b->n; i++) {
 		if (b->at[i] == BISECT_UNKNOWN)
 			continue;
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, i, 0);
-		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
+		strbuf_addf(res, "  %-8s %-10s %-6s %s\n", line.buf,
 			    bisect_outcome_name(b->at[i]),
 			    bp->ran[i] ? "ran" : "stored",
 			    bp->why[i].buf);
@@ -161,19 +161,17 @@ static void text_report(struct strbuf *res, const struct bisect *b,
 	if (rp->have_pair && rp->last_good) {
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, rp->first_bad, 0);
-		strbuf_addf(&out, "  %s against ", line.buf);
+		strbuf_addf(res, "  %s against ", line.buf);
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, rp->last_good, 0);
-		strbuf_addf(&out, "%s: %s ", line.buf,
+		strbuf_addf(res, "%s: %s ", line.buf,
 			    stats_verdict_name(rp->pair.verdict));
-		bench_probe_effect(&out, &rp->pair);
-		strbuf_addch(&out, '\n');
+		bench_probe_effect(res, &rp->pair);
+		strbuf_addch(res, '\n');
 	}
 	strbuf_reset(&line);
 	result_line(&line, rp, bp, v);
-	strbuf_addf(&out, "%s\n", line.buf);
-	bisect_add_safe(res, &out);
-	strbuf_release(&out);
+	strbuf_addf(res, "%s\n", line.buf);
 	strbuf_release(&line);
 }
 

@@ -20,6 +20,7 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +89,7 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 static void print_text(const struct bisect *b, const struct base_probe *bp,
 		       const struct series *s, const char *what)
 {
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&out, "%s v%d on %zu base commit%s: %zu tested (%zu "
@@ -104,10 +105,7 @@ static void print_text(const struct bisect *b, const struct base_probe *bp,
 	}
 	result_line(&out, b, bp, what);
 	strbuf_addch(&out, '\n');
-	strbuf_reset(&safe);
-	bisect_add_safe(&safe, &out);
-	fputs(safe.buf, stdout);
-	strbuf_release(&safe);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
 }
 

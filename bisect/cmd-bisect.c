@@ -21,6 +21,7 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +116,7 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 	strbuf_reset(&line);
 	result_line(&line, b, tp, v, what);
 	strbuf_addf(&out, "%s\n", line.buf);
-	strbuf_reset(&line);
-	bisect_add_safe(&line, &out);
-	fputs(line.buf, stdout);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -246,7 +245,11 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 		goto fail;
 	if (c->kind == CHECK_BENCH) {
 		r = bench_bisect(&e, c, json, &what);
-		fputs(what.buf, stdout);
+		if (json)
+			fputs(what.buf, stdout);
+		else
+			fputs_term_safe(stdout, what.buf, what.len,
+					TERM_SAFE_LINES);
 		if (r < 0)
 			r = command_stopped(r, "the runs taken are stored");
 		goto out;

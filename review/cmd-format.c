@@ -38,16 +38,10 @@ static void print_mbox(const struct format_result *res)
 	for (i = 0; i < res->nr; i++)
 		email_mboxrd_append(&mbox, res->mails[i].text.buf,
 				    res->mails[i].text.len);
-	if (isatty(STDOUT_FILENO)) {
-		struct strbuf safe = STRBUF_INIT;
-
-		strbuf_add_term_safe(&safe, mbox.buf, mbox.len,
-				     TERM_SAFE_LINES);
-		fwrite(safe.buf, 1, safe.len, stdout);
-		strbuf_release(&safe);
-	} else {
+	if (isatty(STDOUT_FILENO))
+		fputs_term_safe(stdout, mbox.buf, mbox.len, TERM_SAFE_LINES);
+	else
 		fwrite(mbox.buf, 1, mbox.len, stdout);
-	}
 	strbuf_release(&mbox);
 }
 

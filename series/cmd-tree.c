@@ -62,7 +62,7 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 	const char *what = names ? "patch" : "commit",
 		   *whats = names ? "patches" : "commits";
 
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t i, k, pi;
 
 	strbuf_addf(&out, "%s: %zu %s above %s, %zu tracked series in "
@@ -124,10 +124,8 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 					    label(t, names, i),
 					    t->commits[i].subject);
 	}
-	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
-	strbuf_release(&safe);
 }
 
 static void print_json(const struct tree_scan *t, const int *on_list,
