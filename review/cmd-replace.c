@@ -196,7 +196,8 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 		r = replace_run(ctx->repo, &rq, &rr);
 	}
 	if (rr.notes.len)
-		fputs(rr.notes.buf, stderr);
+		fputs_term_safe(stderr, rr.notes.buf, rr.notes.len,
+				TERM_SAFE_LINES);
 	if (r < 0)
 		r = error_report(r);
 	else if (rr.to->number == rr.f->v->number)
@@ -205,7 +206,8 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 	else
 		print_plan(&rr, &rq, quilt ? &qr.q : NULL);
 	if (r >= 0 && qr.report.len)
-		fputs(qr.report.buf, stdout);
+		fputs_term_safe(stdout, qr.report.buf, qr.report.len,
+				TERM_SAFE_LINES);
 	replace_run_release(&rr);
 	quilt_replace_release(&qr);
 	return r;

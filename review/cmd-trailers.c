@@ -141,20 +141,6 @@ static void print_json(const struct series *s, const struct series_version *v,
 	strbuf_addch(out, '\n');
 }
 
-/* The notes of r (versions whose mail was not found), one a line. */
-static void print_notes(const struct trailers_report *r)
-{
-	const char *p = r->notes.buf;
-
-	while (r->notes.len && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		fprintf(stderr, "note: %.*s\n", (int)len, p);
-		p += len + (nl ? 1 : 0);
-	}
-}
-
 /*
  * What trailers_apply() did to v: br the branch it moved (empty:
  * nothing to write) to tip, nc commits written; recorded as a version
@@ -310,8 +296,8 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 	else
 		print_text(&s, v, &rep, &out);
 	fwrite(out.buf, 1, out.len, stdout);
-	if (!json)
-		print_notes(&rep);
+	if (!json && rep.notes.len)
+		command_notes(rep.notes.buf);
 	if (apply) {
 		struct trailers_apply_opts o = {
 			.dry_run = dry_run, .all = all,
