@@ -13,6 +13,7 @@
 #include "bisect/report.h"
 #include "bisect/setup.h"
 #include "ci/checks.h"
+#include "ci/kind.h"
 #include "series/store.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -219,7 +220,8 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 		r = checks_load(ctx->repo, &checks);
 		if (!r)
 			r = bisect_pick_checks(&checks, check, subtest, &bp.c);
-		if (!r && bp.c->kind == CHECK_BENCH)
+		if (!r && check_kind_ops(bp.c->kind)->results ==
+			  KIND_RESULTS_SAMPLES)
 			r = error_code(RESPIN_EUSAGE, "'%s' is a bench: "
 				       "bisect-base takes a build, ktap or "
 				       "command check (respin bisect finds the "

@@ -14,6 +14,7 @@
 #include "bisect/testprobe.h"
 #include "ci/checks.h"
 #include "ci/engine.h"
+#include "ci/kind.h"
 #include "series/store.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -243,7 +244,7 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 					&engine_ready);
 	if (r < 0)
 		goto fail;
-	if (c->kind == CHECK_BENCH) {
+	if (check_kind_ops(c->kind)->results == KIND_RESULTS_SAMPLES) {
 		r = bench_bisect(&e, c, json, &what);
 		if (json)
 			fputs(what.buf, stdout);
