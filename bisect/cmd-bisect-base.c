@@ -173,6 +173,43 @@ static void print_json(const struct bisect *b, const struct base_probe *bp,
 	strbuf_release(&line);
 }
 
+/*
+ * The check named check (and the build it needs) out of the
+ * repository's checks into *c; a bench is refused.
+ */
+static int pick_check(git_repository *repo, struct check_list *checks,
+		      const char *check, const char *subtest,
+		      const struct check **c)
+{
+	int r = checks_load(repo, checks);
+
+	if (!r)
+		r = bisect_pick_checks(checks, check, subtest, c);
+	if (!r && check_kind_ops((*c)->kind)->results == KIND_RESULTS_SAMPLES)
+		r = error_code(RESPIN_EUSAGE, "'%s' is a bench: bisect-base "
+			       "takes a build, ktap or command check (respin "
+			       "bisect finds the patch that slowed a bench)",
+			       check);
+	return r;
+}
+
+/* The answer, naming what was tested (the check, its subtest). */
+static void print_answer(const struct bisect *b, const struct base_probe *bp,
+			 const struct series *s, const char *subtest, int json)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	if (bp->c && subtest)
+		strbuf_addf(&what, "%s subtest %s", bp->c->name, subtest);
+	else if (bp->c)
+		strbuf_addstr(&what, bp->c->name);
+	if (json)
+		print_json(b, bp, s, what.buf);
+	else
+		print_text(b, bp, s, what.buf);
+	strbuf_release(&what);
+}
+
 int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *good = NULL, *bad = NULL, *check = NULL, *subtest = NULL;
@@ -216,19 +253,9 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 	r = bisect_retries(ctx->repo, &retries);
 	if (r < 0)
 		goto fail;
-	if (check) {
-		r = checks_load(ctx->repo, &checks);
-		if (!r)
-			r = bisect_pick_checks(&checks, check, subtest, &bp.c);
-		if (!r && check_kind_ops(bp.c->kind)->results ==
-			  KIND_RESULTS_SAMPLES)
-			r = error_code(RESPIN_EUSAGE, "'%s' is a bench: "
-				       "bisect-base takes a build, ktap or "
-				       "command check (respin bisect finds the "
-				       "patch that slowed a bench)", check);
-		if (r < 0)
-			goto fail;
-	}
+	if (check && (r = pick_check(ctx->repo, &checks, check, subtest,
+				     &bp.c)) < 0)
+		goto fail;
 	r = base_probe_init(&bp, ctx->repo, good, bad);
 	if (r < 0)
 		goto fail;
@@ -252,19 +279,7 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 		r = command_stopped(r, "what ran is stored");
 		goto out;
 	}
-	{
-		struct strbuf what = STRBUF_INIT;
-
-		if (bp.c && subtest)
-			strbuf_addf(&what, "%s subtest %s", bp.c->name, subtest);
-		else if (bp.c)
-			strbuf_addstr(&what, bp.c->name);
-		if (json)
-			print_json(&b, &bp, &s, what.buf);
-		else
-			print_text(&b, &bp, &s, what.buf);
-		strbuf_release(&what);
-	}
+	print_answer(&b, &bp, &s, subtest, json);
 	r = b.answer == BISECT_FOUND ? 0 : RESPIN_FOUND;
 	goto out;
 fail:
