@@ -143,17 +143,17 @@ static void text_report(struct strbuf *res, const struct bisect *b,
 			const struct report *rp, const struct bench_probe *bp,
 			const struct series *s, const struct series_version *v)
 {
-	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(&out, "%s v%d, bench %s: %zu run%s taken\n", s->name,
+	strbuf_addf(res, "%s v%d, bench %s: %zu run%s taken\n", s->name,
 		    v->number, bp->c->name, rp->runs, rp->runs == 1 ? "" : "s");
 	for (i = 0; i <= b->n; i++) {
 		if (b->at[i] == BISECT_UNKNOWN)
 			continue;
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, i, 0);
-		strbuf_addf(&out, "  %-8s %-10s %-6s %s\n", line.buf,
+		strbuf_addf(res, "  %-8s %-10s %-6s %s\n", line.buf,
 			    bisect_outcome_name(b->at[i]),
 			    bp->ran[i] ? "ran" : "stored",
 			    bp->why[i].buf);
@@ -161,19 +161,17 @@ static void text_report(struct strbuf *res, const struct bisect *b,
 	if (rp->have_pair && rp->last_good) {
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, rp->first_bad, 0);
-		strbuf_addf(&out, "  %s against ", line.buf);
+		strbuf_addf(res, "  %s against ", line.buf);
 		strbuf_reset(&line);
 		bisect_position_name(&line, v, rp->last_good, 0);
-		strbuf_addf(&out, "%s: %s ", line.buf,
+		strbuf_addf(res, "%s: %s ", line.buf,
 			    stats_verdict_name(rp->pair.verdict));
-		bench_probe_effect(&out, &rp->pair);
-		strbuf_addch(&out, '\n');
+		bench_probe_effect(res, &rp->pair);
+		strbuf_addch(res, '\n');
 	}
 	strbuf_reset(&line);
 	result_line(&line, rp, bp, v);
-	strbuf_addf(&out, "%s\n", line.buf);
-	bisect_add_safe(res, &out);
-	strbuf_release(&out);
+	strbuf_addf(res, "%s\n", line.buf);
 	strbuf_release(&line);
 }
 
@@ -291,6 +289,72 @@ static int pair(struct bench_probe *bp, struct engine *e,
 	return 0;
 }
 
+/*
+ * The patches from b's last good to its first bad, each held against
+ * the one before it: the first worse settles it (rp->answer BB_FOUND),
+ * as does one the runs cannot decide (BB_INCONCLUSIVE); each that is
+ * not worse is good (*gradual set when it had been bad).  1 settled,
+ * 0 not, <0 errors.
+ */
+static int hold_first_bad(struct bench_probe *bp, struct engine *e,
+			  const struct check *c, struct bisect *b,
+			  struct report *rp, int *gradual)
+{
+	size_t cand;
+	int r;
+
+	for (cand = b->last_good + 1; cand <= b->first_bad; cand++) {
+		rp->first_bad = cand;
+		rp->last_good = cand - 1;
+		r = pair(bp, e, c, cand - 1, cand, rp);
+		if (r < 0)
+			return r;
+		if (rp->have_pair && rp->pair.verdict == STATS_WORSE) {
+			rp->answer = BB_FOUND;
+			return 1;
+		}
+		if (!rp->have_pair || rp->pair.verdict == STATS_INCONCLUSIVE) {
+			rp->answer = BB_INCONCLUSIVE;
+			return 1;
+		}
+		/* not worse than the one before: good */
+		if (b->at[cand] == BISECT_BAD)
+			*gradual = 1;
+		b->at[cand] = BISECT_GOOD;
+	}
+	return 0;
+}
+
+/*
+ * A regression stays: the patch after rp->first_bad is worse too, or
+ * it undoes it (better than it).  One after it that is neither makes
+ * this a false alarm of its own comparison: it is good, rp->answer
+ * BB_UNTESTABLE, and the search goes on.  1 it stays, 0 a false alarm,
+ * <0 errors.
+ */
+static int regression_stays(struct bench_probe *bp, struct engine *e,
+			    const struct check *c, struct bisect *b,
+			    struct report *rp)
+{
+	size_t nb = rp->first_bad + 1;
+	struct report next = *rp;
+	int r;
+
+	if (b->at[nb] == BISECT_UNKNOWN &&
+	    (r = bench_probe_test(bp, nb, 0, &b->at[nb])) < 0)
+		return r;
+	if (b->at[nb] != BISECT_GOOD)
+		return 1;
+	r = pair(bp, e, c, rp->first_bad, nb, &next);
+	if (r < 0)
+		return r;
+	if (next.have_pair && next.pair.verdict == STATS_BETTER)
+		return 1;
+	b->at[rp->first_bad] = BISECT_GOOD;
+	rp->answer = BB_UNTESTABLE;
+	return 0;
+}
+
 int bench_bisect(struct engine *e, const struct check *c, int json,
 		 struct strbuf *out)
 {
@@ -315,8 +379,7 @@ int bench_bisect(struct engine *e, const struct check *c, int json,
 	 */
 	rp.answer = BB_UNTESTABLE;
 	for (iter = 0; r >= 0 && iter <= bp.n; iter++) {
-		size_t cand;
-		int settled = 0;
+		int settled;
 
 		r = bisect_run(&b, &probe);
 		if (r < 0)
@@ -330,51 +393,12 @@ int bench_bisect(struct engine *e, const struct check *c, int json,
 			rp.answer = BB_UNTESTABLE;
 			break;
 		}
-		for (cand = b.last_good + 1; cand <= b.first_bad && !settled;
-		     cand++) {
-			rp.first_bad = cand;
-			rp.last_good = cand - 1;
-			r = pair(&bp, e, c, cand - 1, cand, &rp);
-			if (r < 0)
-				goto out;
-			if (rp.have_pair && rp.pair.verdict == STATS_WORSE) {
-				rp.answer = BB_FOUND;
-				settled = 1;
-			} else if (!rp.have_pair ||
-				   rp.pair.verdict == STATS_INCONCLUSIVE) {
-				rp.answer = BB_INCONCLUSIVE;
-				settled = 1;
-			} else {
-				/* not worse than the one before: good */
-				if (b.at[cand] == BISECT_BAD)
-					gradual = 1;
-				b.at[cand] = BISECT_GOOD;
-			}
-		}
-		if (settled && rp.answer == BB_FOUND && rp.first_bad < bp.n) {
-			/*
-			 * A regression stays: the patch after it is worse
-			 * too, or it undoes it (better than it).  One after
-			 * it that is neither makes this a false alarm of its
-			 * own comparison: good, and search on.
-			 */
-			size_t nb = rp.first_bad + 1;
-			struct report next = rp;
-
-			if (b.at[nb] == BISECT_UNKNOWN &&
-			    (r = bench_probe_test(&bp, nb, 0, &b.at[nb])) < 0)
-				goto out;
-			if (b.at[nb] == BISECT_GOOD) {
-				r = pair(&bp, e, c, rp.first_bad, nb, &next);
-				if (r < 0)
-					goto out;
-				if (!next.have_pair ||
-				    next.pair.verdict != STATS_BETTER) {
-					b.at[rp.first_bad] = BISECT_GOOD;
-					rp.answer = BB_UNTESTABLE;
-					settled = 0;
-				}
-			}
+		settled = hold_first_bad(&bp, e, c, &b, &rp, &gradual);
+		if (settled > 0 && rp.answer == BB_FOUND && rp.first_bad < bp.n)
+			settled = regression_stays(&bp, e, c, &b, &rp);
+		if (settled < 0) {
+			r = settled;
+			goto out;
 		}
 		if (settled)
 			break;

@@ -13,6 +13,7 @@
 #include "bisect/report.h"
 #include "bisect/setup.h"
 #include "ci/checks.h"
+#include "ci/kind.h"
 #include "series/store.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -20,6 +21,7 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +90,7 @@ static void result_line(struct strbuf *out, const struct bisect *b,
 static void print_text(const struct bisect *b, const struct base_probe *bp,
 		       const struct series *s, const char *what)
 {
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&out, "%s v%d on %zu base commit%s: %zu tested (%zu "
@@ -104,10 +106,7 @@ static void print_text(const struct bisect *b, const struct base_probe *bp,
 	}
 	result_line(&out, b, bp, what);
 	strbuf_addch(&out, '\n');
-	strbuf_reset(&safe);
-	bisect_add_safe(&safe, &out);
-	fputs(safe.buf, stdout);
-	strbuf_release(&safe);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
 }
 
@@ -174,6 +173,43 @@ static void print_json(const struct bisect *b, const struct base_probe *bp,
 	strbuf_release(&line);
 }
 
+/*
+ * The check named check (and the build it needs) out of the
+ * repository's checks into *c; a bench is refused.
+ */
+static int pick_check(git_repository *repo, struct check_list *checks,
+		      const char *check, const char *subtest,
+		      const struct check **c)
+{
+	int r = checks_load(repo, checks);
+
+	if (!r)
+		r = bisect_pick_checks(checks, check, subtest, c);
+	if (!r && check_kind_ops((*c)->kind)->results == KIND_RESULTS_SAMPLES)
+		r = error_code(RESPIN_EUSAGE, "'%s' is a bench: bisect-base "
+			       "takes a build, ktap or command check (respin "
+			       "bisect finds the patch that slowed a bench)",
+			       check);
+	return r;
+}
+
+/* The answer, naming what was tested (the check, its subtest). */
+static void print_answer(const struct bisect *b, const struct base_probe *bp,
+			 const struct series *s, const char *subtest, int json)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	if (bp->c && subtest)
+		strbuf_addf(&what, "%s subtest %s", bp->c->name, subtest);
+	else if (bp->c)
+		strbuf_addstr(&what, bp->c->name);
+	if (json)
+		print_json(b, bp, s, what.buf);
+	else
+		print_text(b, bp, s, what.buf);
+	strbuf_release(&what);
+}
+
 int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *good = NULL, *bad = NULL, *check = NULL, *subtest = NULL;
@@ -217,18 +253,9 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 	r = bisect_retries(ctx->repo, &retries);
 	if (r < 0)
 		goto fail;
-	if (check) {
-		r = checks_load(ctx->repo, &checks);
-		if (!r)
-			r = bisect_pick_checks(&checks, check, subtest, &bp.c);
-		if (!r && bp.c->kind == CHECK_BENCH)
-			r = error_code(RESPIN_EUSAGE, "'%s' is a bench: "
-				       "bisect-base takes a build, ktap or "
-				       "command check (respin bisect finds the "
-				       "patch that slowed a bench)", check);
-		if (r < 0)
-			goto fail;
-	}
+	if (check && (r = pick_check(ctx->repo, &checks, check, subtest,
+				     &bp.c)) < 0)
+		goto fail;
 	r = base_probe_init(&bp, ctx->repo, good, bad);
 	if (r < 0)
 		goto fail;
@@ -252,19 +279,7 @@ int cmd_bisect_base(int argc, const char **argv, struct command_context *ctx)
 		r = command_stopped(r, "what ran is stored");
 		goto out;
 	}
-	{
-		struct strbuf what = STRBUF_INIT;
-
-		if (bp.c && subtest)
-			strbuf_addf(&what, "%s subtest %s", bp.c->name, subtest);
-		else if (bp.c)
-			strbuf_addstr(&what, bp.c->name);
-		if (json)
-			print_json(&b, &bp, &s, what.buf);
-		else
-			print_text(&b, &bp, &s, what.buf);
-		strbuf_release(&what);
-	}
+	print_answer(&b, &bp, &s, subtest, json);
 	r = b.answer == BISECT_FOUND ? 0 : RESPIN_FOUND;
 	goto out;
 fail:

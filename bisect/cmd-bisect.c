@@ -14,6 +14,7 @@
 #include "bisect/testprobe.h"
 #include "ci/checks.h"
 #include "ci/engine.h"
+#include "ci/kind.h"
 #include "series/store.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
@@ -21,6 +22,7 @@
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
 #include "tools/lib/run.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +117,7 @@ static void print_text(const struct bisect *b, const struct test_probe *tp,
 	strbuf_reset(&line);
 	result_line(&line, b, tp, v, what);
 	strbuf_addf(&out, "%s\n", line.buf);
-	strbuf_reset(&line);
-	bisect_add_safe(&line, &out);
-	fputs(line.buf, stdout);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
 	strbuf_release(&line);
 }
@@ -244,9 +244,13 @@ int cmd_bisect(int argc, const char **argv, struct command_context *ctx)
 					&engine_ready);
 	if (r < 0)
 		goto fail;
-	if (c->kind == CHECK_BENCH) {
+	if (check_kind_ops(c->kind)->results == KIND_RESULTS_SAMPLES) {
 		r = bench_bisect(&e, c, json, &what);
-		fputs(what.buf, stdout);
+		if (json)
+			fputs(what.buf, stdout);
+		else
+			fputs_term_safe(stdout, what.buf, what.len,
+					TERM_SAFE_LINES);
 		if (r < 0)
 			r = command_stopped(r, "the runs taken are stored");
 		goto out;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "bisect/report.h"
 #include "tools/lib/repo.h"
-#include "tools/lib/termsafe.h"
 
 void bisect_position_name(struct strbuf *out, const struct series_version *v,
 			  size_t i, int title)
@@ -30,9 +29,4 @@ void bisect_culprit_name(struct strbuf *out, const struct series_version *v,
 		strbuf_addf(out, " %s", oid_short(&p->commit, 12));
 	if (p->subject)
 		strbuf_addf(out, " \"%s\"", p->subject);
-}
-
-void bisect_add_safe(struct strbuf *out, const struct strbuf *text)
-{
-	strbuf_add_term_safe(out, text->buf, text->len, TERM_SAFE_LINES);
 }

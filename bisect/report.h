@@ -18,10 +18,4 @@ void bisect_position_name(struct strbuf *out, const struct series_version *v,
 void bisect_culprit_name(struct strbuf *out, const struct series_version *v,
 			 size_t i);
 
-/*
- * Appends text made safe for a terminal (it quotes subjects and what
- * checks printed).
- */
-void bisect_add_safe(struct strbuf *out, const struct strbuf *text);
-
 #endif

@@ -119,18 +119,14 @@ static void print_json(const struct cover_letter *c, const struct series *s,
 /* The letter: escaped on a terminal, as it will be sent elsewhere. */
 static void print_letter(const struct cover_letter *c, int tty)
 {
-	struct strbuf safe = STRBUF_INIT;
-
 	if (!tty) {
 		printf("Subject: %s\n\n%s", c->subject.buf, c->body.buf);
 		return;
 	}
-	strbuf_addstr(&safe, "Subject: ");
-	strbuf_add_term_safe(&safe, c->subject.buf, c->subject.len, 0);
-	strbuf_addstr(&safe, "\n\n");
-	strbuf_add_term_safe(&safe, c->body.buf, c->body.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
-	strbuf_release(&safe);
+	fputs("Subject: ", stdout);
+	fputs_term_safe(stdout, c->subject.buf, c->subject.len, 0);
+	fputs("\n\n", stdout);
+	fputs_term_safe(stdout, c->body.buf, c->body.len, TERM_SAFE_LINES);
 }
 
 /* The finished letter of v, printed, and the tags lost for its author. */

@@ -28,16 +28,12 @@ static int pick_version(struct series *s, const char *arg,
 
 static void put_mail(const struct fixup *f, int tty)
 {
-	struct strbuf safe = STRBUF_INIT;
-
 	/* into a pipe or a file goes the mail as it is */
-	if (!tty) {
+	if (!tty)
 		fwrite(f->mail.buf, 1, f->mail.len, stdout);
-		return;
-	}
-	strbuf_add_term_safe(&safe, f->mail.buf, f->mail.len, TERM_SAFE_LINES);
-	fwrite(safe.buf, 1, safe.len, stdout);
-	strbuf_release(&safe);
+	else
+		fputs_term_safe(stdout, f->mail.buf, f->mail.len,
+				TERM_SAFE_LINES);
 }
 
 int cmd_fixup(int argc, const char **argv, struct command_context *ctx)

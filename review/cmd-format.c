@@ -26,6 +26,55 @@ static const char *const usage[] = {
 };
 
 
+/*
+ * The mails of res as one mboxrd on stdout; to a terminal with nothing
+ * in them a terminal acts on (it is to be read there, not saved).
+ */
+static void print_mbox(const struct format_result *res)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < res->nr; i++)
+		email_mboxrd_append(&mbox, res->mails[i].text.buf,
+				    res->mails[i].text.len);
+	if (isatty(STDOUT_FILENO))
+		fputs_term_safe(stdout, mbox.buf, mbox.len, TERM_SAFE_LINES);
+	else
+		fwrite(mbox.buf, 1, mbox.len, stdout);
+	strbuf_release(&mbox);
+}
+
+/* The files res was written as in dir, one a line or as JSON. */
+static void print_written(const struct format_result *res, const char *dir,
+			  int json)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json j;
+	size_t i;
+
+	if (!json) {
+		for (i = 0; i < res->nr; i++)
+			printf("%s/%s\n", dir, res->mails[i].file_name);
+		return;
+	}
+	json_init(&j, &out, 1);
+	json_array_begin(&j);
+	for (i = 0; i < res->nr; i++) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/%s", dir, res->mails[i].file_name);
+		json_object_begin(&j);
+		json_string_member(&j, "file", path.buf);
+		json_string_member(&j, "message_id", res->mails[i].message_id);
+		json_object_end(&j);
+		strbuf_release(&path);
+	}
+	json_array_end(&j);
+	puts(out.buf);
+	strbuf_release(&out);
+}
+
 int cmd_format(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *dir = ".", *prefix = NULL;
@@ -54,7 +103,7 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	struct series_version *v;
 	struct strbuf pfx = STRBUF_INIT;
 	char *lore = NULL, *trimmed = NULL;
-	size_t i, dir_len;
+	size_t dir_len;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -78,23 +127,7 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 	if (r < 0)
 		goto fail;
 	if (stdout_mbox) {
-		struct strbuf mbox = STRBUF_INIT;
-
-		for (i = 0; i < res.nr; i++)
-			email_mboxrd_append(&mbox, res.mails[i].text.buf,
-					    res.mails[i].text.len);
-		if (isatty(STDOUT_FILENO)) {
-			/* to be read, not saved: nothing a terminal acts on */
-			struct strbuf safe = STRBUF_INIT;
-
-			strbuf_add_term_safe(&safe, mbox.buf, mbox.len,
-					     TERM_SAFE_LINES);
-			fwrite(safe.buf, 1, safe.len, stdout);
-			strbuf_release(&safe);
-		} else {
-			fwrite(mbox.buf, 1, mbox.len, stdout);
-		}
-		strbuf_release(&mbox);
+		print_mbox(&res);
 		goto done;
 	}
 	/* "-o out/" lists out/0001-..., as git format-patch does */
@@ -114,30 +147,7 @@ int cmd_format(int argc, const char **argv, struct command_context *ctx)
 		warning_lines(lost.buf);
 		strbuf_release(&lost);
 	}
-	if (json) {
-		struct strbuf out = STRBUF_INIT;
-		struct json j;
-
-		json_init(&j, &out, 1);
-		json_array_begin(&j);
-		for (i = 0; i < res.nr; i++) {
-			struct strbuf path = STRBUF_INIT;
-
-			strbuf_addf(&path, "%s/%s", dir, res.mails[i].file_name);
-			json_object_begin(&j);
-			json_string_member(&j, "file", path.buf);
-			json_string_member(&j, "message_id",
-					   res.mails[i].message_id);
-			json_object_end(&j);
-			strbuf_release(&path);
-		}
-		json_array_end(&j);
-		puts(out.buf);
-		strbuf_release(&out);
-	} else {
-		for (i = 0; i < res.nr; i++)
-			printf("%s/%s\n", dir, res.mails[i].file_name);
-	}
+	print_written(&res, dir, json);
 	goto done;
 fail:
 	r = error_report(r);

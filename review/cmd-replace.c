@@ -117,7 +117,7 @@ static void print_plan(const struct replace_run *rr,
 		       const struct quilt_stack *q)
 {
 	const struct replace_plan *p = &rr->p;
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&out, "%s: %s v%d -> v%d%s: ", rq->branch, rr->f->s.name,
@@ -144,10 +144,8 @@ static void print_plan(const struct replace_run *rr,
 	if (rr->moved)
 		strbuf_addf(&out, "%s is now %s (was %s)\n", rq->branch,
 			    oid_short(&p->tip, 12), oid_short(&rr->t.tip, 12));
-	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
-	strbuf_release(&safe);
 }
 
 int cmd_replace(int argc, const char **argv, struct command_context *ctx)
@@ -198,7 +196,8 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 		r = replace_run(ctx->repo, &rq, &rr);
 	}
 	if (rr.notes.len)
-		fputs(rr.notes.buf, stderr);
+		fputs_term_safe(stderr, rr.notes.buf, rr.notes.len,
+				TERM_SAFE_LINES);
 	if (r < 0)
 		r = error_report(r);
 	else if (rr.to->number == rr.f->v->number)
@@ -207,7 +206,8 @@ int cmd_replace(int argc, const char **argv, struct command_context *ctx)
 	else
 		print_plan(&rr, &rq, quilt ? &qr.q : NULL);
 	if (r >= 0 && qr.report.len)
-		fputs(qr.report.buf, stdout);
+		fputs_term_safe(stdout, qr.report.buf, qr.report.len,
+				TERM_SAFE_LINES);
 	replace_run_release(&rr);
 	quilt_replace_release(&qr);
 	return r;

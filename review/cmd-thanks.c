@@ -12,6 +12,7 @@
 #include "tools/lib/error.h"
 #include "tools/lib/options.h"
 #include "tools/lib/repo.h"
+#include "tools/lib/termsafe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,8 @@ int cmd_thanks(int argc, const char **argv, struct command_context *ctx)
 	for (i = 0; t.found && i < v->nr_patches; i++)
 		if (git_oid_is_zero(&t.commits[i]))
 			fprintf(stderr, "note: %zu/%zu \"%s\" is not in %s\n",
-				i + 1, v->nr_patches, v->patches[i].subject,
+				i + 1, v->nr_patches,
+				term_safe(v->patches[i].subject),
 				branch);
 	if (!r)
 		r = thanks_write(&t, mbox, maildir, to.date, &out);

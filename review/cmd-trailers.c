@@ -141,6 +141,95 @@ static void print_json(const struct series *s, const struct series_version *v,
 	strbuf_addch(out, '\n');
 }
 
+/*
+ * What trailers_apply() did to v: br the branch it moved (empty:
+ * nothing to write) to tip, nc commits written; recorded as a version
+ * when versions are numbered by what was sent.
+ */
+static int print_applied(git_repository *repo, struct series *s,
+			 struct series_version *v, const struct strbuf *br,
+			 const git_oid *tip, size_t nc, int dry_run)
+{
+	struct series_version *nv;
+	int revised, from = v->number, r;
+	git_oid old = v->tip;
+
+	if (!br->len)
+		printf("%s v%d: nothing to write\n", s->name, v->number);
+	else if (dry_run)
+		printf("%s v%d: would write trailers into %zu commit%s and move "
+		       "%s; nothing written\n", s->name, v->number, nc,
+		       nc == 1 ? "" : "s", repo_ref_short(br->buf));
+	else if (!series_numbering_by_sent(repo))
+		printf("%s v%d: trailers written into %zu commit%s; %s moved "
+		       "%s..%s (respin track records it as a new version)\n",
+		       s->name, v->number, nc, nc == 1 ? "" : "s",
+		       repo_ref_short(br->buf), oid_short(&v->tip, 12),
+		       oid_short(tip, 12));
+	else {
+		r = track_rewritten(repo, s, v, tip, "trailers --apply",
+				    &nv, &revised);
+		if (r < 0) {
+			error_hint("%s moved; 'respin track %s' records it",
+				   repo_ref_short(br->buf), s->name);
+			return r;
+		}
+		printf("%s v%d: trailers written into %zu commit%s; %s moved "
+		       "%s..%s; ", s->name, from, nc, nc == 1 ? "" : "s",
+		       repo_ref_short(br->buf), oid_short(&old, 12),
+		       oid_short(tip, 12));
+		if (revised)
+			printf("v%d revised (not sent yet)\n", nv->number);
+		else
+			printf("recorded as v%d (v%d was sent)\n", nv->number,
+			       from);
+	}
+	return 0;
+}
+
+/*
+ * --apply: the new trailers of rep written into v's commits as the
+ * user (user.email) sends them, and what was done said.
+ */
+static int apply_trailers(git_repository *repo, struct series *s,
+			  struct series_version *v,
+			  const struct trailers_report *rep,
+			  struct trailers_apply_opts *o, int keep_stale)
+{
+	struct strbuf br = STRBUF_INIT;
+	char *owner = NULL, *who = NULL;
+	size_t nc = 0, nstale = trailers_count(rep, GIVEN_STALE);
+	git_oid tip;
+	int r;
+
+	repo_user(repo, &who, &owner);
+	free(who);
+	if (!owner) {
+		error("whose commits are these? user.email is not set");
+		error_hint("git config user.email you@example.org");
+		return RESPIN_ERR;
+	}
+	fflush(stdout);
+	if (nstale && !keep_stale && !o->drop_stale) {
+		error("%zu trailer%s in the commits %s given before the "
+		      "patch's code changed (marked '!'): the reviewer saw "
+		      "other code; nothing was changed", nstale,
+		      nstale == 1 ? "" : "s", nstale == 1 ? "was" : "were");
+		error_hint("--keep-stale keeps them, --drop-stale takes them "
+			   "out (ask the reviewer to look again)");
+		r = RESPIN_ERR;
+		goto out;
+	}
+	o->owner = owner;
+	r = trailers_apply(repo, v, rep, o, &br, &tip, &nc);
+	if (!r)
+		r = print_applied(repo, s, v, &br, &tip, nc, o->dry_run);
+out:
+	free(owner);
+	strbuf_release(&br);
+	return r;
+}
+
 int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 {
 	int apply = 0, dry_run = 0, json = 0, refresh = 0, exit_code, n, r;
@@ -172,10 +261,7 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 	struct series s;
 	struct series_version *v;
 	struct trailers_report rep = { 0 };
-	struct strbuf src = STRBUF_INIT, out = STRBUF_INIT, br = STRBUF_INIT;
-	char *owner = NULL;
-	git_oid tip;
-	size_t nc = 0;
+	struct strbuf src = STRBUF_INIT, out = STRBUF_INIT;
 
 	n = command_parse(argc, argv, opts, usage, &exit_code);
 	if (n < 0)
@@ -210,99 +296,26 @@ int cmd_trailers(int argc, const char **argv, struct command_context *ctx)
 	else
 		print_text(&s, v, &rep, &out);
 	fwrite(out.buf, 1, out.len, stdout);
-	if (!json && rep.notes.len) {
-		const char *p = rep.notes.buf;
-
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-			fprintf(stderr, "note: %.*s\n", (int)len, p);
-			p += len + (nl ? 1 : 0);
-		}
-	}
-	if (!apply)
-		goto done;
-	{
-		char *who = NULL;
-
-		repo_user(ctx->repo, &who, &owner);
-		free(who);
-	}
-	if (!owner) {
-		error("whose commits are these? user.email is not set");
-		error_hint("git config user.email you@example.org");
-		r = RESPIN_ERR;
-		goto fail;
-	}
-	fflush(stdout);
-	if (trailers_count(&rep, GIVEN_STALE) && !keep_stale && !drop_stale) {
-		error("%zu trailer%s in the commits %s given before the "
-		      "patch's code changed (marked '!'): the reviewer saw "
-		      "other code; nothing was changed",
-		      trailers_count(&rep, GIVEN_STALE),
-		      trailers_count(&rep, GIVEN_STALE) == 1 ? "" : "s",
-		      trailers_count(&rep, GIVEN_STALE) == 1 ? "was" : "were");
-		error_hint("--keep-stale keeps them, --drop-stale takes them "
-			   "out (ask the reviewer to look again)");
-		r = RESPIN_ERR;
-		goto fail;
-	}
-	{
+	if (!json && rep.notes.len)
+		command_notes(rep.notes.buf);
+	if (apply) {
 		struct trailers_apply_opts o = {
-			.owner = owner, .dry_run = dry_run, .all = all,
+			.dry_run = dry_run, .all = all,
 			.drop_stale = drop_stale,
 		};
 
-		r = trailers_apply(ctx->repo, v, &rep, &o, &br, &tip, &nc);
-	}
-	if (r < 0)
-		goto fail;
-	if (!br.len)
-		printf("%s v%d: nothing to write\n", s.name, v->number);
-	else if (dry_run)
-		printf("%s v%d: would write trailers into %zu commit%s and move "
-		       "%s; nothing written\n", s.name, v->number, nc,
-		       nc == 1 ? "" : "s", repo_ref_short(br.buf));
-	else if (!series_numbering_by_sent(ctx->repo))
-		printf("%s v%d: trailers written into %zu commit%s; %s moved "
-		       "%s..%s (respin track records it as a new version)\n",
-		       s.name, v->number, nc, nc == 1 ? "" : "s",
-		       repo_ref_short(br.buf), oid_short(&v->tip, 12),
-		       oid_short(&tip, 12));
-	else {
-		struct series_version *nv;
-		int revised, from = v->number;
-		git_oid old = v->tip;
-
-		r = track_rewritten(ctx->repo, &s, v, &tip, "trailers --apply",
-				    &nv, &revised);
-		if (r < 0) {
-			error_hint("%s moved; 'respin track %s' records it",
-				   repo_ref_short(br.buf), s.name);
+		r = apply_trailers(ctx->repo, &s, v, &rep, &o, keep_stale);
+		if (r < 0)
 			goto fail;
-		}
-		printf("%s v%d: trailers written into %zu commit%s; %s moved "
-		       "%s..%s; ", s.name, from, nc, nc == 1 ? "" : "s",
-		       repo_ref_short(br.buf), oid_short(&old, 12),
-		       oid_short(&tip, 12));
-		if (revised)
-			printf("v%d revised (not sent yet)\n", nv->number);
-		else
-			printf("recorded as v%d (v%d was sent)\n", nv->number,
-			       from);
 	}
-done:
 	r = 0;
 	goto out;
 fail:
 	r = error_report(r);
 out:
-	free(owner);
 	trailers_report_release(&rep);
 	series_release(&s);
 	strbuf_release(&src);
 	strbuf_release(&out);
-	strbuf_release(&br);
 	return r;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/coverresults.h"
 #include "ci/benchtable.h"
+#include "ci/kind.h"
 #include "tools/lib/error.h"
 
 #include <math.h>
@@ -86,7 +87,8 @@ void cover_bench_tables(struct strbuf *out, const struct check_list *checks,
 	for (k = 0; k < checks->nr; k++) {
 		const struct check *c = &checks->items[k];
 
-		if (c->kind != CHECK_BENCH || !column_used(g, k))
+		if (check_kind_ops(c->kind)->results != KIND_RESULTS_SAMPLES ||
+		    !column_used(g, k))
 			continue;
 		if (out->len)
 			strbuf_addch(out, '\n');

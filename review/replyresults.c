@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/replyresults.h"
 #include "ci/grid.h"
+#include "ci/kind.h"
 #include "series/store.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -167,7 +168,8 @@ static void patch_lines(struct strbuf *out, const struct check_list *checks,
 		if (!cell->have)
 			continue;
 		strbuf_addf(out, "%s%s: ", indent, c->name);
-		if (c->kind == CHECK_BENCH && cell->nr_samples)
+		if (check_kind_ops(c->kind)->results == KIND_RESULTS_SAMPLES &&
+		    cell->nr_samples)
 			bench_line(out, c, cell);
 		else
 			grid_cell_text(out, c, cell, i);

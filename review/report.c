@@ -2,6 +2,7 @@
 #include "review/report.h"
 #include "ci/grid.h"
 #include "ci/engine.h"
+#include "ci/kind.h"
 #include "ci/stats.h"
 #include "ci/warnings.h"
 #include "tools/lib/error.h"
@@ -70,7 +71,8 @@ static void status_class(struct strbuf *out, const struct grid_cell *cell)
 static const char *verdict_class(const struct check *c,
 				 const struct grid_cell *cell)
 {
-	if (c->kind != CHECK_BENCH || !cell->have_cmp)
+	if (check_kind_ops(c->kind)->results != KIND_RESULTS_SAMPLES ||
+	    !cell->have_cmp)
 		return "";
 	if (cell->cmp.verdict == STATS_BETTER)
 		return " better";
@@ -547,7 +549,8 @@ static void page_plots(struct report *rp, struct strbuf *out)
 	size_t k;
 
 	for (k = 0; k < rp->checks->nr; k++)
-		if (rp->checks->items[k].kind == CHECK_BENCH)
+		if (check_kind_ops(rp->checks->items[k].kind)->results ==
+		    KIND_RESULTS_SAMPLES)
 			bench_plot(rp, k, &plots);
 	if (!plots.len)
 		return;

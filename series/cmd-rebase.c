@@ -30,11 +30,7 @@ static const char *const usage[] = {
 /* Text that may come from mail or a tree, escaped for the terminal. */
 static void put_text(const struct strbuf *out)
 {
-	struct strbuf safe = STRBUF_INIT;
-
-	strbuf_add_term_safe(&safe, out->buf, out->len, TERM_SAFE_LINES);
-	fwrite(safe.buf, 1, safe.len, stdout);
-	strbuf_release(&safe);
+	fputs_term_safe(stdout, out->buf, out->len, TERM_SAFE_LINES);
 }
 
 static const char *how_text(enum rebase_how how, int dry_run)

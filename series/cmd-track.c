@@ -230,6 +230,45 @@ static int mark_sent(struct command_context *ctx, const char *spec,
 	return r < 0 ? error_report(r) : 0;
 }
 
+/* What track_range() recorded (outcome) as v of s, in words or JSON. */
+static void print_recorded(const struct series *s,
+			   const struct series_version *v,
+			   const struct track_request *rq,
+			   enum track_outcome recorded, int json)
+{
+	if (recorded == TRACK_NOTHING) {
+		printf("%s v%d already has these %zu patches; nothing "
+		       "recorded\n", s->name, v->number, v->nr_patches);
+	} else if (json) {
+		struct strbuf out = STRBUF_INIT;
+		struct json j;
+
+		json_init(&j, &out, 1);
+		json_object_begin(&j);
+		json_string_member(&j, "series", s->name);
+		json_version_members(&j, v);
+		json_string_member(&j, "change_id", s->change_id);
+		json_string_member(&j, "base_ref", s->base_ref);
+		json_string_member(&j, "action", outcome_names[recorded]);
+		json_object_end(&j);
+		puts(out.buf);
+		strbuf_release(&out);
+	} else if (recorded == TRACK_LINKED) {
+		printf("%s v%d linked: its %zu patch%s are the commits of %s "
+		       "(%s) on %s (%s)\n", s->name, v->number, v->nr_patches,
+		       v->nr_patches == 1 ? "" : "es", rq->tip,
+		       oid_short(&v->tip, 12), repo_ref_short(s->base_ref),
+		       oid_short(&v->base, 12));
+	} else {
+		printf("%s v%d%s: %zu patch%s on %s (%s)%s\n", s->name,
+		       v->number, recorded == TRACK_REVISED ? " revised" : "",
+		       v->nr_patches, v->nr_patches == 1 ? "" : "es",
+		       repo_ref_short(s->base_ref), oid_short(&v->base, 12),
+		       recorded == TRACK_REVISED ? "; not sent yet, so "
+		       "still this version" : "");
+	}
+}
+
 int cmd_track(int argc, const char **argv, struct command_context *ctx)
 {
 	struct track_request rq = { 0 };
@@ -309,39 +348,10 @@ int cmd_track(int argc, const char **argv, struct command_context *ctx)
 	}
 
 	r = track_range(ctx->repo, &s, &rq, &v, &recorded);
-	if (r < 0) {
+	if (r < 0)
 		r = error_report(r);
-	} else if (recorded == TRACK_NOTHING) {
-		printf("%s v%d already has these %zu patches; nothing "
-		       "recorded\n", s.name, v->number, v->nr_patches);
-	} else if (json) {
-		struct strbuf out = STRBUF_INIT;
-		struct json j;
-
-		json_init(&j, &out, 1);
-		json_object_begin(&j);
-		json_string_member(&j, "series", s.name);
-		json_version_members(&j, v);
-		json_string_member(&j, "change_id", s.change_id);
-		json_string_member(&j, "base_ref", s.base_ref);
-		json_string_member(&j, "action", outcome_names[recorded]);
-		json_object_end(&j);
-		puts(out.buf);
-		strbuf_release(&out);
-	} else if (recorded == TRACK_LINKED) {
-		printf("%s v%d linked: its %zu patch%s are the commits of %s "
-		       "(%s) on %s (%s)\n", s.name, v->number, v->nr_patches,
-		       v->nr_patches == 1 ? "" : "es", rq.tip,
-		       oid_short(&v->tip, 12), repo_ref_short(s.base_ref),
-		       oid_short(&v->base, 12));
-	} else {
-		printf("%s v%d%s: %zu patch%s on %s (%s)%s\n", s.name,
-		       v->number, recorded == TRACK_REVISED ? " revised" : "",
-		       v->nr_patches, v->nr_patches == 1 ? "" : "es",
-		       repo_ref_short(s.base_ref), oid_short(&v->base, 12),
-		       recorded == TRACK_REVISED ? "; not sent yet, so "
-		       "still this version" : "");
-	}
+	else
+		print_recorded(&s, v, &rq, recorded, json);
 	series_release(&s);
 	return r;
 }

@@ -62,7 +62,7 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 	const char *what = names ? "patch" : "commit",
 		   *whats = names ? "patches" : "commits";
 
-	struct strbuf out = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	size_t i, k, pi;
 
 	strbuf_addf(&out, "%s: %zu %s above %s, %zu tracked series in "
@@ -124,10 +124,56 @@ static void print_text(const struct tree_scan *t, const int *on_list,
 					    label(t, names, i),
 					    t->commits[i].subject);
 	}
-	strbuf_add_term_safe(&safe, out.buf, out.len, TERM_SAFE_LINES);
-	fputs(safe.buf, stdout);
+	fputs_term_safe(stdout, out.buf, out.len, TERM_SAFE_LINES);
 	strbuf_release(&out);
-	strbuf_release(&safe);
+}
+
+/* Patch pi of found f: its commit in the branch, and what matched. */
+static void json_patch(struct json *j, const struct tree_scan *t,
+		       const struct tree_found *f, size_t pi,
+		       const char *const *names)
+{
+	const struct series_version *v = f->v;
+
+	json_object_begin(j);
+	json_int_member(j, "index", (int64_t)pi + 1);
+	json_string_member(j, "title", v->patches[pi].subject ?
+			   v->patches[pi].subject : "");
+	json_key(j, "commit");
+	if (f->at[pi])
+		json_string(j, oid_short(&t->commits[f->at[pi] - 1].oid, 40));
+	else
+		json_null(j);
+	if (names) {
+		json_key(j, "patch");
+		if (f->at[pi])
+			json_string(j, names[f->at[pi] - 1]);
+		else
+			json_null(j);
+	}
+	json_key(j, "evidence");
+	json_array_begin(j);
+	if (f->evidence[pi] & TREE_BY_PATCH_ID)
+		json_string(j, "patch-id");
+	if (f->evidence[pi] & TREE_BY_LINK)
+		json_string(j, "link");
+	if (f->evidence[pi] & TREE_BY_SUBJECT)
+		json_string(j, "subject-author");
+	json_array_end(j);
+	json_bool_member(j, "missing", !f->at[pi]);
+	json_bool_member(j, "changed", f->at[pi] &&
+			 !(f->evidence[pi] & TREE_BY_PATCH_ID));
+	json_object_end(j);
+}
+
+/* A commit of the branch: its id, subject and quilt name (names). */
+static void json_commit_members(struct json *j, const struct tree_scan *t,
+				size_t i, const char *const *names)
+{
+	json_string_member(j, "commit", oid_short(&t->commits[i].oid, 40));
+	json_string_member(j, "subject", t->commits[i].subject);
+	if (names)
+		json_string_member(j, "patch", names[i]);
 }
 
 static void print_json(const struct tree_scan *t, const int *on_list,
@@ -168,37 +214,8 @@ static void print_json(const struct tree_scan *t, const int *on_list,
 		json_int_member(&j, "changed", (int64_t)f->nr_changed);
 		json_key(&j, "patches");
 		json_array_begin(&j);
-		for (pi = 0; pi < v->nr_patches; pi++) {
-			json_object_begin(&j);
-			json_int_member(&j, "index", (int64_t)pi + 1);
-			json_string_member(&j, "title", v->patches[pi].subject ?
-					   v->patches[pi].subject : "");
-			json_key(&j, "commit");
-			if (f->at[pi])
-				json_string(&j, oid_short(&t->commits[f->at[pi] - 1].oid, 40));
-			else
-				json_null(&j);
-			if (names) {
-				json_key(&j, "patch");
-				if (f->at[pi])
-					json_string(&j, names[f->at[pi] - 1]);
-				else
-					json_null(&j);
-			}
-			json_key(&j, "evidence");
-			json_array_begin(&j);
-			if (f->evidence[pi] & TREE_BY_PATCH_ID)
-				json_string(&j, "patch-id");
-			if (f->evidence[pi] & TREE_BY_LINK)
-				json_string(&j, "link");
-			if (f->evidence[pi] & TREE_BY_SUBJECT)
-				json_string(&j, "subject-author");
-			json_array_end(&j);
-			json_bool_member(&j, "missing", !f->at[pi]);
-			json_bool_member(&j, "changed", f->at[pi] &&
-					 !(f->evidence[pi] & TREE_BY_PATCH_ID));
-			json_object_end(&j);
-		}
+		for (pi = 0; pi < v->nr_patches; pi++)
+			json_patch(&j, t, f, pi, names);
 		json_array_end(&j);
 		json_key(&j, "fixups");
 		json_array_begin(&j);
@@ -206,10 +223,7 @@ static void print_json(const struct tree_scan *t, const int *on_list,
 			if (!t->commits[i].fixup || t->commits[i].found != (int)k)
 				continue;
 			json_object_begin(&j);
-			json_string_member(&j, "commit", oid_short(&t->commits[i].oid, 40));
-			json_string_member(&j, "subject", t->commits[i].subject);
-			if (names)
-				json_string_member(&j, "patch", names[i]);
+			json_commit_members(&j, t, i, names);
 			json_int_member(&j, "fixes", (int64_t)t->commits[i].patch + 1);
 			json_object_end(&j);
 		}
@@ -223,10 +237,7 @@ static void print_json(const struct tree_scan *t, const int *on_list,
 		if (t->commits[i].found >= 0)
 			continue;
 		json_object_begin(&j);
-		json_string_member(&j, "commit", oid_short(&t->commits[i].oid, 40));
-		json_string_member(&j, "subject", t->commits[i].subject);
-		if (names)
-			json_string_member(&j, "patch", names[i]);
+		json_commit_members(&j, t, i, names);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

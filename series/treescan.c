@@ -2,6 +2,7 @@
 #include "series/treescan.h"
 #include "series/sent.h"
 #include "series/treetext.h"
+#include "series/treewalk.h"
 #include "patches/patch.h"
 #include "patches/subject.h"
 #include "tools/lib/error.h"
@@ -93,31 +94,6 @@ static char *keyf(const char *prefix, const char *a, const char *b)
 	return strbuf_detach(&k, NULL);
 }
 
-/* The author's address of a commit, lower-cased, or "". */
-static char *author_of(git_commit *c)
-{
-	const git_signature *a = git_commit_author(c);
-	char *e = xstrdup(a && a->email ? a->email : ""), *p;
-
-	for (p = e; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return e;
-}
-
-/* The address inside a stored patch's "Name <a@b>". */
-static char *address_of(const char *who)
-{
-	const char *lt = strrchr(who, '<'), *gt;
-	char *e, *p;
-
-	if (!lt || !(gt = strchr(lt, '>')))
-		return NULL;
-	e = xstrndup(lt + 1, (size_t)(gt - lt - 1));
-	for (p = e; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return e;
-}
-
 struct loaded {
 	git_repository *repo;
 	struct series *s;
@@ -156,7 +132,8 @@ static int index_store(git_repository *repo, const struct loaded *l,
 			for (pi = 0; pi < v->nr_patches; pi++) {
 				const struct series_patch *p = &v->patches[pi];
 				struct cand c = { si, vi, pi, 0 };
-				char *title = subject_title(p->subject, 0), *who = NULL;
+				char *title = subject_title(p->subject, 0);
+				char *who = tree_patch_author(repo, p);
 
 				if (!git_oid_is_zero(&p->patch_id)) {
 					c.ev = TREE_BY_PATCH_ID;
@@ -165,16 +142,6 @@ static int index_store(git_repository *repo, const struct loaded *l,
 				if (p->message_id && *p->message_id) {
 					c.ev = TREE_BY_LINK;
 					index_add(x, keyf("m:", p->message_id, NULL), &c);
-				}
-				if (p->author)
-					who = address_of(p->author);
-				if (!who && !git_oid_is_zero(&p->commit)) {
-					git_commit *gc = NULL;
-
-					if (!git_commit_lookup(&gc, repo, &p->commit)) {
-						who = author_of(gc);
-						git_commit_free(gc);
-					}
 				}
 				if (who && *title) {
 					c.ev = TREE_BY_SUBJECT;
@@ -211,83 +178,6 @@ static void by_link(const char *id, void *d)
 
 	add_list(m, index_get(m->x, k));
 	free(k);
-}
-
-/* The commits of branch above base, oldest first. */
-static int walk(git_repository *repo, struct tree_scan *t, const char *base,
-		size_t max)
-{
-	git_revwalk *w = NULL;
-	git_oid oid;
-	int r;
-
-	if (git_revwalk_new(&w, repo) < 0 ||
-	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL) < 0 ||
-	    git_revwalk_simplify_first_parent(w) < 0 ||
-	    git_revwalk_push(w, &t->tip) < 0 ||
-	    (base && git_revwalk_hide(w, &t->base) < 0)) {
-		r = error_git("cannot walk %s", t->branch);
-		goto out;
-	}
-	while (!(r = git_revwalk_next(&oid, w))) {
-		git_commit *c = NULL;
-		struct tree_commit *tc;
-
-		if (git_commit_lookup(&c, repo, &oid) < 0) {
-			r = error_git("cannot read commit %s", oid_short(&oid, 12));
-			goto out;
-		}
-		if (!base && (git_commit_parentcount(c) != 1 || t->nr >= max)) {
-			/* the first merge (mainline), the root or the limit */
-			git_oid_cpy(&t->base, &oid);
-			t->have_base = 1;
-			git_commit_free(c);
-			break;
-		}
-		ALLOC_GROW(t->commits, t->nr + 1, t->alloc);
-		tc = &t->commits[t->nr++];
-		memset(tc, 0, sizeof(*tc));
-		git_oid_cpy(&tc->oid, &oid);
-		tc->subject = xstrdup(git_commit_summary(c) ?
-				      git_commit_summary(c) : "");
-		tc->found = -1;
-		git_commit_free(c);
-	}
-	if (r == GIT_ITEROVER)
-		r = 0;
-	else if (r < 0 && r != -1)
-		r = error_git("cannot walk %s", t->branch);
-	if (r >= 0) {
-		/* oldest first */
-		size_t i;
-
-		for (i = 0; i < t->nr / 2; i++) {
-			struct tree_commit tmp = t->commits[i];
-
-			t->commits[i] = t->commits[t->nr - 1 - i];
-			t->commits[t->nr - 1 - i] = tmp;
-		}
-		r = 0;
-	}
-out:
-	git_revwalk_free(w);
-	return r;
-}
-
-static int resolve(git_repository *repo, const char *rev, git_oid *out)
-{
-	git_object *o = NULL, *c = NULL;
-
-	if (git_revparse_single(&o, repo, rev) < 0)
-		return error_code(RESPIN_EUSAGE, "%s: not a revision here", rev);
-	if (git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0) {
-		git_object_free(o);
-		return error_code(RESPIN_EUSAGE, "%s: not a commit", rev);
-	}
-	git_oid_cpy(out, git_object_id(c));
-	git_object_free(c);
-	git_object_free(o);
-	return 0;
 }
 
 /* How well the commits match one version. */
@@ -430,7 +320,7 @@ static int commit_candidates(git_repository *repo, struct tree_scan *t,
 		error_clear();
 		tree_message_ids(git_commit_message(c), by_link, &m);
 		title = subject_title(t->commits[i].subject, 0);
-		who = author_of(c);
+		who = tree_commit_author(c);
 		key = keyf("s:", title, who);
 		add_list(&m, index_get(x, key));
 		free(key);
@@ -639,16 +529,7 @@ int tree_scan(git_repository *repo, const char *branch, const char *base,
 	size_t i;
 	int r;
 
-	memset(t, 0, sizeof(*t));
-	t->branch = xstrdup(branch);
-	if ((r = resolve(repo, branch, &t->tip)) < 0)
-		return r;
-	if (base) {
-		if ((r = resolve(repo, base, &t->base)) < 0)
-			return r;
-		t->have_base = 1;
-	}
-	if ((r = walk(repo, t, base, max ? max : (size_t)-1)) < 0)
+	if ((r = tree_walk(repo, branch, base, max, t)) < 0)
 		return r;
 	r = series_foreach_name(repo, load_one, &l);
 	if (r < 0 || l.err < 0) {
@@ -709,117 +590,4 @@ const char *tree_evidence_name(unsigned ev)
 	return ev & TREE_BY_PATCH_ID ? "patch-id" :
 	       ev & TREE_BY_LINK ? "link" :
 	       ev & TREE_BY_SUBJECT ? "subject and author" : "none";
-}
-
-/* The stored patch's author address, lower-cased, or NULL. */
-static char *patch_author(git_repository *repo, const struct series_patch *p)
-{
-	char *who = p->author ? address_of(p->author) : NULL;
-	git_commit *gc = NULL;
-
-	if (!who && !git_oid_is_zero(&p->commit) &&
-	    !git_commit_lookup(&gc, repo, &p->commit)) {
-		who = author_of(gc);
-		git_commit_free(gc);
-	}
-	git_error_clear();
-	return who;
-}
-
-struct idmatch {
-	const struct series_version *v;
-	unsigned char *hit;	/* per patch: its Message-ID named */
-};
-
-static void id_named(const char *id, void *d)
-{
-	struct idmatch *m = d;
-	size_t i;
-
-	for (i = 0; i < m->v->nr_patches; i++)
-		if (m->v->patches[i].message_id &&
-		    !strcmp(m->v->patches[i].message_id, id))
-			m->hit[i] = 1;
-}
-
-int tree_scan_version(git_repository *repo, const char *branch,
-		      const char *base, size_t max,
-		      const struct series_version *v, git_oid *commits,
-		      unsigned *evidence, size_t *walked)
-{
-	struct tree_scan t;
-	struct idmatch m = { v, NULL };
-	char **titles = xcalloc(v->nr_patches + 1, sizeof(*titles));
-	char **whos = xcalloc(v->nr_patches + 1, sizeof(*whos));
-	size_t i, pi, found = 0;
-	int r;
-
-	memset(&t, 0, sizeof(t));
-	for (pi = 0; pi < v->nr_patches; pi++) {
-		memset(&commits[pi], 0, sizeof(commits[pi]));
-		evidence[pi] = 0;
-		titles[pi] = subject_title(v->patches[pi].subject ?
-					   v->patches[pi].subject : "", 0);
-		whos[pi] = patch_author(repo, &v->patches[pi]);
-	}
-	m.hit = xcalloc(v->nr_patches + 1, 1);
-	t.branch = xstrdup(branch);
-	r = resolve(repo, branch, &t.tip);
-	if (!r && base && (r = resolve(repo, base, &t.base)) == 0)
-		t.have_base = 1;
-	if (!r)
-		r = walk(repo, &t, base, max ? max : (size_t)-1);
-	*walked = t.nr;
-	/* the newest commit with it wins: from the tip down */
-	for (i = t.nr; !r && i-- > 0;) {
-		git_commit *c = NULL;
-		git_oid pid;
-		int have_pid;
-		char *title, *who;
-
-		if (git_commit_lookup(&c, repo, &t.commits[i].oid) < 0) {
-			r = error_git("cannot read commit %s",
-				      oid_short(&t.commits[i].oid, 12));
-			break;
-		}
-		have_pid = git_commit_parentcount(c) == 1 &&
-			   !patch_commit_id(repo, c, &pid);
-		error_clear();
-		memset(m.hit, 0, v->nr_patches);
-		tree_message_ids(git_commit_message(c), id_named, &m);
-		title = subject_title(t.commits[i].subject, 0);
-		who = author_of(c);
-		for (pi = 0; pi < v->nr_patches; pi++) {
-			unsigned ev = 0;
-
-			if (have_pid && !git_oid_is_zero(&v->patches[pi].patch_id) &&
-			    git_oid_equal(&pid, &v->patches[pi].patch_id))
-				ev |= TREE_BY_PATCH_ID;
-			if (m.hit[pi])
-				ev |= TREE_BY_LINK;
-			if (whos[pi] && *title && !strcasecmp(title, titles[pi]) &&
-			    !strcmp(who, whos[pi]))
-				ev |= TREE_BY_SUBJECT;
-			/* a patch once, by its strongest evidence */
-			if (!ev || (evidence[pi] &&
-				    (evidence[pi] & -evidence[pi]) <= (ev & -ev)))
-				continue;
-			if (!evidence[pi])
-				found++;
-			git_oid_cpy(&commits[pi], &t.commits[i].oid);
-			evidence[pi] = ev;
-		}
-		free(title);
-		free(who);
-		git_commit_free(c);
-	}
-	for (pi = 0; pi < v->nr_patches; pi++) {
-		free(titles[pi]);
-		free(whos[pi]);
-	}
-	free(titles);
-	free(whos);
-	free(m.hit);
-	tree_scan_release(&t);
-	return r < 0 ? r : (int)found;
 }

@@ -143,4 +143,29 @@ test_expect_success 'format --stdout: escaped on a terminal, the exact mail into
 	LC_ALL=C grep -q "one$ESC\[5m1" mbox
 '
 
+# A review of v1 that does not carry to a v2 under another title: the
+# note names v1's patch by its subject, from mail.
+test_expect_success 'trailers: the notes on stderr are escaped' '
+	mk_patch 2 | sed "s/^Subject: .*/Subject: [PATCH v2] mm: another title/
+		s/^+one.*/+two/" >v2b.mbox &&
+	cat >reply.mbox <<-\EOM &&
+	From mboxrd@z Thu Jan  1 00:00:00 1970
+	From: Rita Reviewer <rita@example.org>
+	Subject: Re: [PATCH v1] mm: fix
+	Date: Wed, 15 Nov 2023 10:00:00 +0000
+	Message-Id: <r1@example.org>
+	In-Reply-To: <evil1@example.org>
+	References: <evil1@example.org>
+
+	Reviewed-by: Rita Reviewer <rita@example.org>
+
+	EOM
+	respin import evil v2b.mbox --base mm-unstable &&
+	cat v1.mbox reply.mbox v2b.mbox >all.mbox &&
+	respin trailers evil@v2 --source all.mbox >out 2>err &&
+	cat out err &&
+	no_raw err &&
+	test_grep "^note: v1 1/1 \"mm: \\\\e\[2J\\\\e\]0;pwned\\\\e\\\\ fix \\\\u202etxt.exe\" is not in v2: Reviewed-by: Rita Reviewer <rita@example.org> (<r1@example.org>) not carried$" err
+'
+
 test_done

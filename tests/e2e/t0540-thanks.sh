@@ -90,6 +90,25 @@ test_expect_success '--maildir: the draft is a maildir draft' '
 	f=$(ls md/cur/*) && case "$f" in *:2,D) ;; *) false ;; esac
 '
 
+test_expect_success 'a patch not in the branch: its subject escaped in the note' '
+	git checkout -q -b esc mm-unstable &&
+	test_when_finished "git checkout -q work" &&
+	echo e1 >E1 && git add E1 && git commit -qm "esc: one" \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	echo e2 >E2 && git add E2 &&
+	git commit -qm "esc: $(printf "\033")[2J two" \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track esc --base mm-unstable >/dev/null &&
+	respin format esc -o esc-mail >/dev/null &&
+	cat esc-mail/*.patch >esc.mbox &&
+	respin import esc2 esc.mbox --base mm-unstable >/dev/null &&
+	git checkout -q maint && git cherry-pick esc~1 >/dev/null &&
+	respin thanks esc2 --in maint --source esc.mbox -o ty2.mbox 2>err &&
+	cat err &&
+	! grep -q "$(printf "\033")" err &&
+	test_grep "^note: 2/2 \"esc: \\\\e\[2J two\" is not in maint$" err
+'
+
 test_expect_success 'an unknown series: 128, naming it' '
 	test_expect_code 128 respin thanks nosuch --in maint 2>err &&
 	test_grep "no series named .nosuch." err
