@@ -302,30 +302,48 @@ out:
 	return r;
 }
 
-int series_version_attachment(git_repository *repo, const struct series *s,
-			      const struct series_version *v,
-			      const char *name, struct strbuf *out)
+/*
+ * Where version v's attachment NAME is: one not written yet (its index
+ * in v->attach, *e left NULL), or an entry of the series' tree (*e,
+ * the caller's to free).  RESPIN_ENOTFOUND when there is none.
+ */
+static int attachment_find(const struct series *s,
+			   const struct series_version *v, const char *name,
+			   size_t *at, git_tree_entry **e)
 {
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
 	struct strbuf path = STRBUF_INIT;
-	size_t i;
 	int r;
 
-	for (i = 0; i < v->nr_attach; i++)
-		if (!strcmp(v->attach[i].name, name)) {
-			strbuf_add(out, v->attach[i].text.buf,
-				   v->attach[i].text.len);
+	*e = NULL;
+	for (*at = 0; *at < v->nr_attach; (*at)++)
+		if (!strcmp(v->attach[*at].name, name))
 			return 0;
-		}
 	if (!s->tree)
 		return RESPIN_ENOTFOUND;
 	strbuf_addf(&path, "v%d/%s", v->number, name);
-	r = git_tree_entry_bypath(&e, s->tree, path.buf);
+	r = git_tree_entry_bypath(e, s->tree, path.buf);
 	strbuf_release(&path);
 	if (r < 0) {
 		git_error_clear();
 		return RESPIN_ENOTFOUND;
+	}
+	return 0;
+}
+
+int series_version_attachment(git_repository *repo, const struct series *s,
+			      const struct series_version *v,
+			      const char *name, struct strbuf *out)
+{
+	git_tree_entry *e;
+	git_blob *blob = NULL;
+	size_t at;
+	int r = attachment_find(s, v, name, &at, &e);
+
+	if (r < 0)
+		return r;
+	if (!e) {
+		strbuf_add(out, v->attach[at].text.buf, v->attach[at].text.len);
+		return 0;
 	}
 	r = git_blob_lookup(&blob, repo, git_tree_entry_id(e));
 	git_tree_entry_free(e);
@@ -342,26 +360,17 @@ int series_version_attachment_size(git_repository *repo,
 				   const struct series_version *v,
 				   const char *name, size_t *size)
 {
-	git_tree_entry *e = NULL;
+	git_tree_entry *e;
 	git_odb *odb = NULL;
-	struct strbuf path = STRBUF_INIT;
 	git_object_t type;
-	size_t i, len;
-	int r;
+	size_t at, len;
+	int r = attachment_find(s, v, name, &at, &e);
 
-	for (i = 0; i < v->nr_attach; i++)
-		if (!strcmp(v->attach[i].name, name)) {
-			*size = v->attach[i].text.len;
-			return 0;
-		}
-	if (!s->tree)
-		return RESPIN_ENOTFOUND;
-	strbuf_addf(&path, "v%d/%s", v->number, name);
-	r = git_tree_entry_bypath(&e, s->tree, path.buf);
-	strbuf_release(&path);
-	if (r < 0) {
-		git_error_clear();
-		return RESPIN_ENOTFOUND;
+	if (r < 0)
+		return r;
+	if (!e) {
+		*size = v->attach[at].text.len;
+		return 0;
 	}
 	/* the header alone: the blob itself is not read */
 	r = git_repository_odb(&odb, repo);

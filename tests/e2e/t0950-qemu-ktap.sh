@@ -15,7 +15,12 @@ export RESPIN_CACHE
 . "$(dirname "$0")/lib.sh"
 
 KCACHE=$RESPIN_CACHE
-BUILD=$KCACHE/build-qemu-tiny
+# The kernel is t0955's and t0997's (the same script, the same tree,
+# no options of its own): one build of it for the three, in the
+# directory of this format of the script.
+FORMAT=$(sed -n 's/^format="respin-tiny-config \([0-9]*\)"$/\1/p' \
+	"$SRC_DIR/tools/kernel-config-tiny.sh")
+BUILD=$KCACHE/build-guest-f$FORMAT
 RUNNER=$SRC_DIR/tools/respin-qemu-ktap
 # The runner's own cache (initramfs images) is the test's.
 RCACHE=$TRASH/runner-cache
@@ -40,7 +45,7 @@ git -C "$KDIR" status --porcelain >"$TRASH/status.before" 2>&1
 # One kernel for everything: built once, then reused (a few seconds).
 test_expect_success 'kernel-config-tiny.sh --build makes a tiny bzImage (O=, ARCH=x86_64)' '
 	mkdir -p "$KCACHE" &&
-	exec 9>"$KCACHE/.build-qemu-tiny.lock" && flock 9 &&
+	exec 9>"$KCACHE/.build-guest.lock" && flock 9 &&
 	a=$(date +%s) &&
 	{
 		sh "$SRC_DIR/tools/kernel-config-tiny.sh" --build "$KDIR" "$BUILD" \
