@@ -408,7 +408,7 @@ static void build_definition(const struct check *c, struct strbuf *out)
 
 const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
-	.needs = KIND_ON_BASE | KIND_NO_RERUN,
+	.needs = KIND_ON_BASE | KIND_NO_RERUN | KIND_BUILDER,
 	.results = KIND_RESULTS_WARNINGS,
 	.timeout = 3600,
 	.definition = build_definition,

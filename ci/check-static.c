@@ -205,7 +205,8 @@ out:
 #define STATIC_OPS(name, k, build, secs)				\
 	const struct check_kind_ops name = {				\
 		.kind = k,						\
-		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | (build),	\
+		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | KIND_OWN_COMMAND |\
+			 (build),					\
 		.results = KIND_RESULTS_WARNINGS,			\
 		.timeout = (secs),					\
 		.run = static_run,					\

@@ -137,43 +137,6 @@ static int bool_value(const char *v)
 	return -1;
 }
 
-/*
- * "vm:run_vmtests.sh -t mmap vm:madv_populate": kselftest_tests_next()
- * reads them; each collection one of targets (or its other name).
- */
-static int tests_check(const char *key, const char *v, const char *targets)
-{
-	struct kselftest_test t = KSELFTEST_TEST_INIT;
-	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
-	const char *p = v;
-	int r, n = 0;
-
-	while ((r = kselftest_tests_next(&p, &t, &err)) > 0) {
-		const char *alias = kselftest_alias(t.collection.buf);
-		const char *q = targets ? targets : "";
-		int found = 0;
-
-		n++;
-		while (!found && strbuf_next_word(&name, &q, " \t,"))
-			found = !strcmp(name.buf, t.collection.buf) ||
-				(alias && !strcmp(name.buf, alias));
-		if (!found) {
-			r = error("%s: '%s:%s' is not in one of the check's "
-				  "targets (%s)", key, t.collection.buf,
-				  t.test.buf, targets ? targets : "none set");
-			break;
-		}
-	}
-	if (r < 0 && err.len)
-		r = error("%s: %s", key, err.buf);
-	else if (!r && !n)
-		r = error("%s: no test (like 'vm:run_vmtests.sh')", key);
-	kselftest_test_release(&t);
-	strbuf_release(&err);
-	strbuf_release(&name);
-	return r < 0 ? r : 0;
-}
-
 struct load_state {
 	struct check_list *l;
 	int err;
@@ -432,7 +395,7 @@ static void hash_checks(struct check_list *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (l->items[i].kind == CHECK_BUILD) {
+		if (check_is_builder(&l->items[i])) {
 			hash_check(&l->items[i], NULL);
 			if (!b)
 				b = &l->items[i];
@@ -440,7 +403,7 @@ static void hash_checks(struct check_list *l)
 	for (i = 0; i < l->nr; i++) {
 		struct check *c = &l->items[i];
 
-		if (c->kind != CHECK_BUILD)
+		if (!check_is_builder(c))
 			hash_check(c, b && (check_needs(c) & KIND_NEEDS_BUILD) ?
 				   b->hash : NULL);
 	}
@@ -613,35 +576,14 @@ int checks_load_preset(git_repository *repo, const char *preset,
 	}
 	for (i = 0; i < out->nr; i++) {
 		c = &out->items[i];
-		if (c->kind == CHECK_KSELFTEST && !c->targets) {
-			r = error("check '%s' has no targets: set "
-				  "respin.check.%s.targets (like 'vm')",
-				  c->name, c->name);
-			goto out;
-		}
 		r = bench_settings_check(c);
+		if (!r && check_kind_ops(c->kind)->settle)
+			r = check_kind_ops(c->kind)->settle(c);
 		if (r < 0)
 			goto out;
-		if (c->kind == CHECK_KSELFTEST && c->tests) {
-			struct strbuf key = STRBUF_INIT;
-
-			strbuf_addf(&key, "respin.check.%s.tests", c->name);
-			r = tests_check(key.buf, c->tests, c->targets);
-			strbuf_release(&key);
-			if (r < 0)
-				goto out;
-		}
-		if (c->kind == CHECK_KSELFTEST) {
-			if (!c->memory)
-				c->memory = xstrdup(KSELFTEST_MEMORY);
-			if (!c->smp)
-				c->smp = KSELFTEST_SMP;
-			if (!c->slowdown)
-				c->slowdown = KSELFTEST_SLOWDOWN;
-		}
-		/* the static kinds have a default command each */
-		if (!c->command && !c->builtin && !check_kind_static(c->kind) &&
-		    c->kind != CHECK_KSELFTEST && !c->recipe) {
+		/* the static kinds and kselftest have a command each */
+		if (!c->command && !c->builtin && !c->recipe &&
+		    !(check_kind_ops(c->kind)->needs & KIND_OWN_COMMAND)) {
 			r = error("check '%s' has no command: set "
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;
@@ -654,9 +596,6 @@ int checks_load_preset(git_repository *repo, const char *preset,
 				  check_kind_name(c->kind));
 			goto out;
 		}
-		/* a bench "speed" reads "respin-metric: speed VALUE" */
-		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
-			c->metric = xstrdup(c->name);
 		if (!c->timeout)
 			c->timeout = check_kind_ops(c->kind)->timeout ?
 				     check_kind_ops(c->kind)->timeout : 600;
@@ -729,7 +668,7 @@ int checks_filter(struct check_list *l, const char *only)
 		return r;
 	each_name(only, move_check, &st);
 	for (i = 0; i < l->nr && !l->builder; i++)
-		if (l->items[i].name && l->items[i].kind == CHECK_BUILD) {
+		if (l->items[i].name && check_is_builder(&l->items[i])) {
 			st.kept.builder = xmalloc(sizeof(*st.kept.builder));
 			*st.kept.builder = l->items[i];
 			memset(&l->items[i], 0, sizeof(l->items[i]));

@@ -178,6 +178,11 @@ int engine_file_exists(const char *dir, const char *name)
 	return r;
 }
 
+int check_is_builder(const struct check *c)
+{
+	return !!(check_kind_ops(c->kind)->needs & KIND_BUILDER);
+}
+
 unsigned check_needs(const struct check *c)
 {
 	unsigned needs = check_kind_ops(c->kind)->needs;
@@ -255,7 +260,7 @@ const struct check *engine_build_check(const struct engine *e)
 	size_t k;
 
 	for (k = 0; k < e->checks->nr; k++)
-		if (e->checks->items[k].kind == CHECK_BUILD)
+		if (check_is_builder(&e->checks->items[k]))
 			return &e->checks->items[k];
 	return e->checks->builder;	/* (--only left it out) */
 }

@@ -34,6 +34,12 @@
 					     no build chain (it moves on) */
 #define KIND_IN_GUEST		(1u << 10) /* guest = true runs it in the
 					      position's kernel (guest.c) */
+#define KIND_BUILDER		(1u << 11) /* builds the tree: the first such
+					      check makes the builds the
+					      others need (build_ensure()) */
+#define KIND_OWN_COMMAND	(1u << 12) /* runs a command of its own when
+					      respin.check.NAME.command is
+					      not set */
 
 /*
  * What a kind's stored results hold beyond a status and a summary: what
@@ -101,7 +107,16 @@ struct check_kind_ops {
 	 * reused for it.
 	 */
 	void (*definition)(const struct check *c, struct strbuf *out);
+	/*
+	 * Once a check's settings are read (checks.c): those of the
+	 * kind's own checked, and its defaults filled in.  0, or an error
+	 * naming the setting and what to do; NULL: nothing to check.
+	 */
+	int (*settle)(struct check *c);
 };
+
+/* Whether c is of a kind that builds the tree (KIND_BUILDER). */
+int check_is_builder(const struct check *c);
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k);
 /*
