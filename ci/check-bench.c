@@ -15,6 +15,7 @@
 #include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
+#include "tools/lib/json.h"
 #include "tools/lib/run.h"
 
 #include <math.h>
@@ -647,6 +648,19 @@ static int bench_settle(struct check *c)
 	return 0;
 }
 
+static void bench_describe_json(const struct check *c, struct json *j)
+{
+	json_string_member(j, "metric", c->metric);
+	json_string_member(j, "pattern", c->pattern);
+	json_bool_member(j, "higher", c->higher);
+	json_int_member(j, "min_runs", c->min_runs);
+	json_int_member(j, "max_runs", c->max_runs);
+	if (c->recipe)
+		json_string_member(j, "recipe", c->recipe);
+	if (c->vmstat)
+		json_string_member(j, "vmstat", c->vmstat);
+}
+
 const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
@@ -654,5 +668,6 @@ const struct check_kind_ops check_bench_ops = {
 	.results = KIND_RESULTS_SAMPLES,
 	.definition = bench_definition,
 	.settle = bench_settle,
+	.describe_json = bench_describe_json,
 	.run_all = bench_run_all,
 };

@@ -406,12 +406,26 @@ static void build_definition(const struct check *c, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
+static void build_describe(const struct check *c, struct strbuf *out)
+{
+	if (c->command)
+		strbuf_addstr(out, c->command);
+	else if (c->kconfig && !strcmp(c->kconfig, "tiny-qemu"))
+		strbuf_addstr(out, "make O=$RESPIN_BUILD -j$(nproc) (a "
+			      "tinyconfig for QEMU with the options the "
+			      "series' files and the mm selftests need)");
+	else
+		strbuf_addstr(out, "make O=$RESPIN_BUILD -j$(nproc) (the "
+			      "current .config, else tinyconfig)");
+}
+
 const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
 	.needs = KIND_ON_BASE | KIND_NO_RERUN | KIND_BUILDER,
 	.results = KIND_RESULTS_WARNINGS,
 	.timeout = 3600,
 	.definition = build_definition,
+	.describe = build_describe,
 	.run = build_run,
 	.queue = build_chain_queue,
 };

@@ -616,6 +616,26 @@ static int kselftest_settle(struct check *c)
 	return 0;
 }
 
+static void kselftest_describe(const struct check *c, struct strbuf *out)
+{
+	if (c->initramfs)
+		strbuf_addf(out, "selftests %s: built static, run in QEMU "
+			    "(respin-qemu-ktap)", c->targets);
+	else
+		strbuf_addf(out, "selftests %s%s%s%s: installed, run by "
+			    "run_kselftest.sh in the patch's kernel "
+			    "(respin-guest)", c->targets, c->tests ? " (" : "",
+			    c->tests ? c->tests : "", c->tests ? ")" : "");
+}
+
+static void kselftest_describe_json(const struct check *c, struct json *j)
+{
+	json_string_member(j, "targets", c->targets);
+	if (c->tests)
+		json_string_member(j, "tests", c->tests);
+	json_bool_member(j, "initramfs", c->initramfs);
+}
+
 const struct check_kind_ops check_kselftest_ops = {
 	.kind = CHECK_KSELFTEST,
 	/* (make headers in the build directory, its bzImage) */
@@ -624,5 +644,7 @@ const struct check_kind_ops check_kselftest_ops = {
 	.results = KIND_RESULTS_SUBTESTS,
 	.definition = kselftest_definition,
 	.settle = kselftest_settle,
+	.describe = kselftest_describe,
+	.describe_json = kselftest_describe_json,
 	.run = kselftest_run,
 };

@@ -32,6 +32,26 @@ void check_stats_plan(const struct check *c, struct stats_plan *out)
 			c->threshold_pct);
 }
 
+void check_describe(const struct check *c, struct strbuf *out)
+{
+	const struct check_kind_ops *ops = check_kind_ops(c->kind);
+
+	if (ops->describe)
+		ops->describe(c, out);
+	else if (c->recipe)
+		strbuf_addf(out, "recipe %s", c->recipe);
+	else
+		strbuf_addstr(out, c->command ? c->command : "(no command)");
+}
+
+void check_describe_json(const struct check *c, struct json *j)
+{
+	const struct check_kind_ops *ops = check_kind_ops(c->kind);
+
+	if (ops->describe_json)
+		ops->describe_json(c, j);
+}
+
 const char *check_kind_name(enum check_kind k)
 {
 	return kind_names[k];

@@ -11,7 +11,6 @@
 #include "ci/engine.h"
 #include "ci/executor.h"
 #include "ci/session.h"
-#include "ci/static.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -47,17 +46,7 @@ static int list_checks(struct check_list *l, int json)
 			json_string_member(&j, "name", c->name);
 			json_string_member(&j, "kind", check_kind_name(c->kind));
 			json_string_member(&j, "command", c->command);
-			if (c->kind == CHECK_KSELFTEST) {
-				json_string_member(&j, "targets", c->targets);
-				if (c->tests)
-					json_string_member(&j, "tests",
-							   c->tests);
-				json_bool_member(&j, "initramfs",
-						 c->initramfs);
-			}
-			if (static_kind(c->kind) && !c->command)
-				json_string_member(&j, "default_command",
-						   static_kind(c->kind)->command);
+			check_describe_json(c, &j);
 			json_key(&j, "timeout");
 			json_double(&j, c->timeout);
 			json_bool_member(&j, "builtin", c->builtin);
@@ -67,19 +56,6 @@ static int list_checks(struct check_list *l, int json)
 				json_string_member(&j, "kconfig", c->kconfig);
 			if (c->guest)
 				json_bool_member(&j, "guest", 1);
-			if (c->kind == CHECK_BENCH) {
-				json_string_member(&j, "metric", c->metric);
-				json_string_member(&j, "pattern", c->pattern);
-				json_bool_member(&j, "higher", c->higher);
-				json_int_member(&j, "min_runs", c->min_runs);
-				json_int_member(&j, "max_runs", c->max_runs);
-				if (c->recipe)
-					json_string_member(&j, "recipe",
-							   c->recipe);
-				if (c->vmstat)
-					json_string_member(&j, "vmstat",
-							   c->vmstat);
-			}
 			if (c->partition)
 				json_string_member(&j, "partition",
 						   c->partition);
@@ -95,39 +71,9 @@ static int list_checks(struct check_list *l, int json)
 		for (i = 0; i < l->nr; i++) {
 			const struct check *c = &l->items[i];
 
-			const struct static_kind *sk = static_kind(c->kind);
-			int tiny = c->kconfig &&
-				   !strcmp(c->kconfig, "tiny-qemu");
-			const char *what = c->command ? c->command :
-				sk ? sk->brief :
-				c->kind == CHECK_LINT ?
-				"scripts/checkpatch.pl --terse --show-types "
-				"--showfile - (each patch's mail)" :
-				tiny ? "make O=$RESPIN_BUILD -j$(nproc) (a "
-				"tinyconfig for QEMU with the options the "
-				"series' files and the mm selftests need)" :
-				c->kind == CHECK_BUILD ?
-				"make O=$RESPIN_BUILD -j$(nproc) (the current "
-				".config, else tinyconfig)" : "(no command)";
-
 			strbuf_addf(&out, "%-16s %-8s ", c->name,
 				    check_kind_name(c->kind));
-			if (c->kind == CHECK_KSELFTEST && c->initramfs)
-				strbuf_addf(&out, "selftests %s: built static, "
-					    "run in QEMU (respin-qemu-ktap)",
-					    c->targets);
-			else if (c->kind == CHECK_KSELFTEST)
-				strbuf_addf(&out, "selftests %s%s%s%s: "
-					    "installed, run by run_kselftest.sh "
-					    "in the patch's kernel "
-					    "(respin-guest)", c->targets,
-					    c->tests ? " (" : "",
-					    c->tests ? c->tests : "",
-					    c->tests ? ")" : "");
-			else if (c->recipe)
-				strbuf_addf(&out, "recipe %s", c->recipe);
-			else
-				strbuf_addstr(&out, what);
+			check_describe(c, &out);
 			if (c->vmstat)
 				strbuf_addf(&out, " (vmstat %s)", c->vmstat);
 			if (c->guest)

@@ -4,6 +4,8 @@
 
 #include "ci/engine.h"
 
+struct json;
+
 /*
  * One check kind, one file (ci/check-KIND.c), behind this interface;
  * the engine (ci/engine.c) only schedules: it finds the positions a
@@ -113,6 +115,13 @@ struct check_kind_ops {
 	 * naming the setting and what to do; NULL: nothing to check.
 	 */
 	int (*settle)(struct check *c);
+	/*
+	 * respin check --list: what c runs, in words (NULL: its command,
+	 * a bench's recipe), and the members the kind's own settings add
+	 * to c's JSON object (NULL: none).
+	 */
+	void (*describe)(const struct check *c, struct strbuf *out);
+	void (*describe_json)(const struct check *c, struct json *j);
 };
 
 /* Whether c is of a kind that builds the tree (KIND_BUILDER). */
