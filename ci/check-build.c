@@ -423,6 +423,7 @@ const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
 	.needs = KIND_ON_BASE | KIND_NO_RERUN | KIND_BUILDER,
 	.results = KIND_RESULTS_WARNINGS,
+	.details = KIND_DETAILS_WARNINGS,
 	.timeout = 3600,
 	.definition = build_definition,
 	.describe = build_describe,

@@ -642,6 +642,7 @@ const struct check_kind_ops check_kselftest_ops = {
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_BUILD_DIR |
 		 KIND_OWN_COMMAND,
 	.results = KIND_RESULTS_SUBTESTS,
+	.details = KIND_DETAILS_SELFTESTS,
 	.definition = kselftest_definition,
 	.settle = kselftest_settle,
 	.describe = kselftest_describe,

@@ -222,6 +222,7 @@ static void static_describe_json(const struct check *c, struct json *j)
 		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | KIND_OWN_COMMAND |\
 			 (build),					\
 		.results = KIND_RESULTS_WARNINGS,			\
+		.details = KIND_DETAILS_ADDED,				\
 		.timeout = (secs),					\
 		.run = static_run,					\
 		.describe = static_describe,				\

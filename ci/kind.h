@@ -56,6 +56,22 @@ enum kind_results {
 	KIND_RESULTS_SAMPLES,		/* samples against the base (bench) */
 };
 
+/*
+ * What a version's grid (grid.c) reads from a stored result's details
+ * beyond its status and summary, and compares along the series.
+ */
+enum kind_details {
+	KIND_DETAILS_PLAIN = 0,		/* nothing (command, lint, ktap) */
+	KIND_DETAILS_WARNINGS,		/* the warnings of the whole tree, a
+					   line each: the grid diffs them with
+					   the position before (build) */
+	KIND_DETAILS_ADDED,		/* what the patch adds and fixes, said
+					   by the kind itself (the static
+					   kinds' "+ - =" lines) */
+	KIND_DETAILS_SELFTESTS,		/* subtests the grid compares with the
+					   position before (kselftest) */
+};
+
 /* One check at one position. */
 struct check_job {
 	struct engine *e;
@@ -81,6 +97,7 @@ struct check_kind_ops {
 	enum check_kind kind;
 	unsigned needs;		/* KIND_* */
 	enum kind_results results;	/* what versions compare */
+	enum kind_details details;	/* what the grid reads of a result */
 	double timeout;		/* seconds when none is set; 0: 600 */
 	/*
 	 * What to run for j, and its stdin: 0, 1 when there is nothing to
