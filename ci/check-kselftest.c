@@ -355,6 +355,39 @@ int ks_step_failed(const struct check_job *j, const char *what,
  */
 static struct strbuf step_times = STRBUF_INIT;
 
+int ks_run_timed_out(const struct check_job *j, const char *what,
+		     struct check_verdict *v)
+{
+	v->status = RESULT_TIMEOUT;
+	strbuf_addf(&v->summary, "timeout after %.0fs", j->c->timeout);
+	engine_report(j->e, j->c, j->i, "TIMEOUT after %.0f s running %s "
+		      "(respin.check.%s.timeout)\n", j->c->timeout, what,
+		      j->c->name);
+	return 1;
+}
+
+int ks_run_no_runner(const struct check_job *j, const char *said,
+		     struct check_verdict *v)
+{
+	v->status = RESULT_ERROR;
+	strbuf_addstr(&v->summary, "ERROR: no QEMU or no runner");
+	engine_report(j->e, j->c, j->i, "ERROR: %s", said);
+	return 1;
+}
+
+int ks_ktap_passes(const struct strbuf *ktap)
+{
+	struct ktap_result kr;
+	int ok;
+
+	ktap_result_init(&kr);
+	ok = !ktap_parse(ktap->buf, ktap->len, &kr) &&
+	     kr.verdict == KTAP_VERDICT_PASS;
+	error_clear();
+	ktap_result_release(&kr);
+	return ok;
+}
+
 void ks_step_time(const char *what, const struct run_result *res)
 {
 	strbuf_addf(&step_times, "# respin: %s: %.1f s\n", what, res->seconds);
