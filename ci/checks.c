@@ -164,35 +164,23 @@ struct load_state {
 	size_t nr_disabled, alloc_disabled;
 };
 
-static int config_entry(const git_config_entry *e, void *data)
+/*
+ * A setting of any kind (key, of the variable name): set, 1; not such a
+ * key, 0; a bad value, an error naming the variable.
+ */
+static int set_general(struct check *c, const char *key, const char *v,
+		       const char *name)
 {
-	struct load_state *st = data;
-	const char *name = e->name + strlen("respin.check.");
-	const char *dot = strrchr(name, '.');
-	struct strbuf cname = STRBUF_INIT;
-	struct check *c;
-	const char *key, *v = e->value ? e->value : "";
-
-	if (!dot || dot == name)
-		return 0;
-	strbuf_add(&cname, name, (size_t)(dot - name));
-	key = dot + 1;
-	c = checks_find(st->l, cname.buf);
-	if (!c)
-		c = check_add(st->l, cname.buf);
 	if (!strcasecmp(key, "kind")) {
 		size_t k;
 
 		for (k = 0; k < sizeof(kind_names) / sizeof(*kind_names); k++)
 			if (!strcmp(v, kind_names[k]))
 				break;
-		if (k == sizeof(kind_names) / sizeof(*kind_names)) {
-			st->err = error("%s: unknown kind '%s' (build, lint, "
-					"ktap, bench, command, sparse, w1, kdoc, "
-					"coccicheck or kselftest)", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (k == sizeof(kind_names) / sizeof(*kind_names))
+			return error("%s: unknown kind '%s' (build, lint, "
+				     "ktap, bench, command, sparse, w1, kdoc, "
+				     "coccicheck or kselftest)", name, v);
 		c->kind = (enum check_kind)k;
 		c->builtin = 0;
 	} else if (!strcasecmp(key, "command")) {
@@ -202,13 +190,52 @@ static int config_entry(const git_config_entry *e, void *data)
 		char *end;
 
 		c->timeout = strtod(v, &end);
-		if (end == v || *end || c->timeout < 0) {
-			st->err = error("%s: '%s' is not a number of seconds",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
+		if (end == v || *end || c->timeout < 0)
+			return error("%s: '%s' is not a number of seconds",
+				     name, v);
+	} else if (!strcasecmp(key, "artifacts")) {
+		int r = artifacts_check_list(name, v);
+
+		if (r < 0)
+			return r;
+		set_str(&c->artifacts, v);
+	} else if (!strcasecmp(key, "partition")) {
+		set_str(&c->partition, v);
+	} else if (!strcasecmp(key, "constraint")) {
+		set_str(&c->constraint, v);
+	} else if (!strcasecmp(key, "kconfig")) {
+		if (strcmp(v, "current") && strcmp(v, "tiny-qemu"))
+			return error("%s: '%s' is not current (your .config, "
+				     "else tinyconfig) or tiny-qemu (a "
+				     "tinyconfig that boots under QEMU, with "
+				     "the options the series needs)",
+				     name, v);
+		set_str(&c->kconfig, v);
+	} else if (!strcasecmp(key, "guest")) {
+		if (!strcasecmp(v, "true") || !strcmp(v, "1") ||
+		    !strcasecmp(v, "yes") || !strcasecmp(v, "on")) {
+			c->guest = 1;
+		} else if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
+			   !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
+			c->guest = 0;
+		} else {
+			return error("%s: '%s' is not true or false",
+				     name, v);
 		}
-	} else if (!strcasecmp(key, "metric")) {
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A bench's setting (key, of the variable name): set, 1; not such a
+ * key, 0; a bad value, an error naming the variable.
+ */
+static int set_bench(struct check *c, const char *key, const char *v,
+		     const char *name)
+{
+	if (!strcasecmp(key, "metric")) {
 		set_str(&c->metric, v);
 	} else if (!strcasecmp(key, "pattern")) {
 		set_str(&c->pattern, v);
@@ -224,10 +251,8 @@ static int config_entry(const git_config_entry *e, void *data)
 		} else if (sscanf(v, "%d", &a) == 1 && a >= 1) {
 			c->min_runs = c->max_runs = a;
 		} else {
-			st->err = error("%s: '%s' is not MIN..MAX runs",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
+			return error("%s: '%s' is not MIN..MAX runs",
+				     name, v);
 		}
 	} else if (!strcasecmp(key, "threshold")) {
 		char *end;
@@ -235,35 +260,50 @@ static int config_entry(const git_config_entry *e, void *data)
 
 		if (end != v && *end == '%')
 			end++;
-		if (end == v || *end || !(t > 0 && t <= 100)) {
-			st->err = error("%s: '%s' is not a percentage above 0 "
-					"and at most 100 (like 2 or 2.5%%)",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (end == v || *end || !(t > 0 && t <= 100))
+			return error("%s: '%s' is not a percentage above 0 "
+				     "and at most 100 (like 2 or 2.5%%)",
+				     name, v);
 		c->threshold_pct = t;
-	} else if (!strcasecmp(key, "artifacts")) {
-		int r = artifacts_check_list(e->name, v);
+	} else if (!strcasecmp(key, "mean")) {
+		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic"))
+			return error("%s: '%s' is not harmonic or "
+				     "arithmetic", name, v);
+		c->harmonic = !strcasecmp(v, "harmonic");
+	} else if (!strcasecmp(key, "vmstat")) {
+		int r = vmstat_globs_check(name, v);
 
-		if (r < 0) {
-			st->err = r;
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->artifacts, v);
-	} else if (!strcasecmp(key, "partition")) {
-		set_str(&c->partition, v);
-	} else if (!strcasecmp(key, "constraint")) {
-		set_str(&c->constraint, v);
-	} else if (!strcasecmp(key, "targets")) {
-		int r = targets_check(e->name, v);
+		if (r < 0)
+			return r;
+		set_str(&c->vmstat, v);
+	} else if (!strcasecmp(key, "recipe")) {
+		if (!recipe_find(v)) {
+			struct strbuf known = STRBUF_INIT;
 
-		if (r < 0) {
-			st->err = r;
-			strbuf_release(&cname);
-			return -1;
+			recipe_names(&known);
+			return error("%s: '%s' is not a recipe (there are: "
+				     "%s)", name, v, known.buf);
+			strbuf_release(&known);
 		}
+		set_str(&c->recipe, v);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A kselftest setting (key, of the variable name): set, 1; not such a
+ * key, 0; a bad value, an error naming the variable.
+ */
+static int set_kselftest(struct check *c, const char *key, const char *v,
+			 const char *name)
+{
+	if (!strcasecmp(key, "targets")) {
+		int r = targets_check(name, v);
+
+		if (r < 0)
+			return r;
 		set_str(&c->targets, v);
 	} else if (!strcasecmp(key, "tests")) {
 		set_str(&c->tests, v);
@@ -271,23 +311,17 @@ static int config_entry(const git_config_entry *e, void *data)
 		size_t k = strspn(v, "0123456789");
 
 		if (!k || !(v[k] == '\0' || (strchr("KMGkmg", v[k]) &&
-					       !v[k + 1]))) {
-			st->err = error("%s: '%s' is not a size like 1G or "
-					"512M", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+					       !v[k + 1])))
+			return error("%s: '%s' is not a size like 1G or "
+				     "512M", name, v);
 		set_str(&c->memory, v);
 	} else if (!strcasecmp(key, "smp") || !strcasecmp(key, "slowdown")) {
 		char *end;
 		long n = strtol(v, &end, 10);
 
-		if (end == v || *end || n < 1 || n > 1000) {
-			st->err = error("%s: '%s' is not a whole number from "
-					"1 to 1000", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (end == v || *end || n < 1 || n > 1000)
+			return error("%s: '%s' is not a whole number from "
+				     "1 to 1000", name, v);
 		if (!strcasecmp(key, "smp"))
 			c->smp = (int)n;
 		else
@@ -295,71 +329,48 @@ static int config_entry(const git_config_entry *e, void *data)
 	} else if (!strcasecmp(key, "initramfs")) {
 		int b = bool_value(v);
 
-		if (b < 0) {
-			st->err = error("%s: '%s' is not true or false",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (b < 0)
+			return error("%s: '%s' is not true or false",
+				     name, v);
 		c->initramfs = b;
 	} else if (!strcasecmp(key, "append")) {
 		set_str(&c->append, v);
 	} else if (!strcasecmp(key, "runner")) {
 		set_str(&c->runner, v);
-	} else if (!strcasecmp(key, "mean")) {
-		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic")) {
-			st->err = error("%s: '%s' is not harmonic or "
-					"arithmetic", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
-		c->harmonic = !strcasecmp(v, "harmonic");
-	} else if (!strcasecmp(key, "kconfig")) {
-		if (strcmp(v, "current") && strcmp(v, "tiny-qemu")) {
-			st->err = error("%s: '%s' is not current (your .config, "
-					"else tinyconfig) or tiny-qemu (a "
-					"tinyconfig that boots under QEMU, with "
-					"the options the series needs)",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->kconfig, v);
-	} else if (!strcasecmp(key, "vmstat")) {
-		int r = vmstat_globs_check(e->name, v);
+	} else {
+		return 0;
+	}
+	return 1;
+}
 
-		if (r < 0) {
-			st->err = r;
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->vmstat, v);
-	} else if (!strcasecmp(key, "recipe")) {
-		if (!recipe_find(v)) {
-			struct strbuf known = STRBUF_INIT;
+static int config_entry(const git_config_entry *e, void *data)
+{
+	struct load_state *st = data;
+	const char *name = e->name + strlen("respin.check.");
+	const char *dot = strrchr(name, '.');
+	struct strbuf cname = STRBUF_INIT;
+	struct check *c;
+	const char *key, *v = e->value ? e->value : "";
+	int r;
 
-			recipe_names(&known);
-			st->err = error("%s: '%s' is not a recipe (there are: "
-					"%s)", e->name, v, known.buf);
-			strbuf_release(&known);
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->recipe, v);
-	} else if (!strcasecmp(key, "guest")) {
-		if (!strcasecmp(v, "true") || !strcmp(v, "1") ||
-		    !strcasecmp(v, "yes") || !strcasecmp(v, "on")) {
-			c->guest = 1;
-		} else if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
-			   !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
-			c->guest = 0;
-		} else {
-			st->err = error("%s: '%s' is not true or false",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
-	} else if (!strcasecmp(key, "enabled")) {
+	if (!dot || dot == name)
+		return 0;
+	strbuf_add(&cname, name, (size_t)(dot - name));
+	key = dot + 1;
+	c = checks_find(st->l, cname.buf);
+	if (!c)
+		c = check_add(st->l, cname.buf);
+	r = set_general(c, key, v, e->name);
+	if (!r)
+		r = set_bench(c, key, v, e->name);
+	if (!r)
+		r = set_kselftest(c, key, v, e->name);
+	if (r < 0) {
+		st->err = r;
+		strbuf_release(&cname);
+		return -1;
+	}
+	if (!r && !strcasecmp(key, "enabled")) {
 		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
 		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
 			ALLOC_GROW(st->disabled, st->nr_disabled,
