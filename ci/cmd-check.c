@@ -93,12 +93,53 @@ static int list_checks(struct check_list *l, int json)
 	return 0;
 }
 
+/* Where each check runs: a bad setting stops it before any work. */
+static int executors_check(git_repository *repo,
+			   const struct check_list *checks)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < checks->nr && r >= 0; i++) {
+		struct executor x;
+
+		r = executor_open(repo, checks->items[i].name, &x);
+		executor_release(&x);
+	}
+	return r < 0 ? r : 0;
+}
+
+/* The run's report: it quotes subjects and what the checks printed. */
+static void report_print(const struct engine *e)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	strbuf_add_term_safe(&safe, e->report.buf, e->report.len,
+			     TERM_SAFE_LINES);
+	fputs(safe.buf, stderr);
+	strbuf_release(&safe);
+}
+
+/* Interrupted: what became of the running work; the exit code. */
+static int interrupted(const struct engine *e)
+{
+	if (e->queued)
+		fprintf(stderr, "respin: %s: the jobs queued on the cluster "
+			"go on; the next respin check finds them by name and "
+			"records what they give\n", term_safe(error_last()));
+	else
+		fprintf(stderr, "respin: %s: the running command's process "
+			"group was ended; nothing was recorded for it\n",
+			term_safe(error_last()));
+	error_clear();
+	return 128 + run_interrupted();
+}
+
 int cmd_check(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *only = NULL, *preset = NULL;
 	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1, wait = 0;
 	int exit_code, n, r;
-	size_t i;
 	struct option opts[] = {
 		OPT_STRING(0, "preset", &preset, "p", "add preset p's checks "
 			   "(mm; respin.check.preset keeps one)"),
@@ -137,15 +178,9 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		r = list_checks(&checks, json);
 		goto out;
 	}
-	/* where each check runs: a bad setting stops it before any work */
-	for (i = 0; i < checks.nr; i++) {
-		struct executor x;
-
-		r = executor_open(ctx->repo, checks.items[i].name, &x);
-		executor_release(&x);
-		if (r < 0)
-			goto fail;
-	}
+	r = executors_check(ctx->repo, &checks);
+	if (r < 0)
+		goto fail;
 	if (n != 1) {
 		r = command_usage_error(opts, usage, n ? "too many arguments" :
 					"which series? give NAME[@vN]");
@@ -182,29 +217,9 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	e.base_too = base_too;
 	e.jobs = jobs;
 	r = engine_run(&e);
-	{
-		/* the report quotes subjects and what the checks printed */
-		struct strbuf safe = STRBUF_INIT;
-
-		strbuf_add_term_safe(&safe, e.report.buf, e.report.len,
-				     TERM_SAFE_LINES);
-		fputs(safe.buf, stderr);
-		strbuf_release(&safe);
-	}
-	if (r < 0 && run_interrupted() && e.queued) {
-		fprintf(stderr, "respin: %s: the jobs queued on the cluster "
-			"go on; the next respin check finds them by name and "
-			"records what they give\n", term_safe(error_last()));
-		error_clear();
-		r = 128 + run_interrupted();
-		goto out;
-	}
+	report_print(&e);
 	if (r < 0 && run_interrupted()) {
-		fprintf(stderr, "respin: %s: the running command's process "
-			"group was ended; nothing was recorded for it\n",
-			term_safe(error_last()));
-		error_clear();
-		r = 128 + run_interrupted();
+		r = interrupted(&e);
 		goto out;
 	}
 	if (r < 0)
