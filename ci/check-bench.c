@@ -15,6 +15,7 @@
 #include "ci/stats.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
+#include "tools/lib/json.h"
 #include "tools/lib/run.h"
 
 #include <math.h>
@@ -257,6 +258,42 @@ static int bench_load(struct engine *e, const struct check *c,
  * interruption keeps what finished).  0 when it gave a value; 1 when it
  * did not (timed out, no metric: an ERROR, reported); <0 errors.
  */
+/* Runs cmd at position i (tree), in one boot of its kernel with guest. */
+static int bench_exec(struct engine *e, const struct check *c, size_t i,
+		      const git_oid *tree, const char *step,
+		      struct strbuf *cmd, struct run_result *res)
+{
+	struct strbuf inner = STRBUF_INIT;
+
+	if (!c->guest)
+		return engine_exec(e, c, i, tree, step, cmd->buf, c->timeout,
+				   NULL, 0, res);
+	strbuf_addstr(&inner, cmd->buf);
+	strbuf_reset(cmd);
+	guest_command(e, c, inner.buf, cmd);
+	strbuf_release(&inner);
+	return engine_exec(e, c, i, tree, step, cmd->buf, guest_timeout(c),
+			   NULL, 0, res);
+}
+
+/* A run that gave no value (timed out, no metric): why, and a hint. */
+static void no_value_report(struct engine *e, const struct check *c,
+			    size_t i, const struct run_result *res)
+{
+	if (c->recipe && !res->timed_out) {
+		engine_report(e, c, i, "ERROR: the recipe %s gave no value; "
+			      "the last lines:\n", c->recipe);
+		last_lines(&e->report, res->output.buf, res->output.len, 5);
+	} else {
+		engine_report(e, c, i, "ERROR: %s\n", res->timed_out ?
+			      "the run timed out" : "no metric in its output");
+	}
+	if (!res->timed_out && !c->recipe)
+		strbuf_addf(&e->report, "hint: print a line 'respin-metric: "
+			    "%s VALUE', or set respin.check.%s.pattern\n",
+			    c->metric ? c->metric : "NAME", c->name);
+}
+
 static int bench_run_once(struct engine *e, const struct check *c,
 			  struct bench_pos *bp)
 {
@@ -297,20 +334,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 	run_result_init(&res);
 	memset(&g, 0, sizeof(g));
 	run_result_init(&g.cmd);
-	if (c->guest) {
-		/* one boot of the position's kernel a run */
-		struct strbuf inner = STRBUF_INIT;
-
-		strbuf_addstr(&inner, cmd.buf);
-		strbuf_reset(&cmd);
-		guest_command(e, c, inner.buf, &cmd);
-		strbuf_release(&inner);
-		r = engine_exec(e, c, i, &tree, step, cmd.buf,
-				guest_timeout(c), NULL, 0, &res);
-	} else {
-		r = engine_exec(e, c, i, &tree, step, cmd.buf, c->timeout,
-				NULL, 0, &res);
-	}
+	r = bench_exec(e, c, i, &tree, step, &cmd, &res);
 	e->build_override = NULL;
 	if (r < 0)
 		goto out;
@@ -345,21 +369,7 @@ static int bench_run_once(struct engine *e, const struct check *c,
 		error_clear();
 		e->errors++;
 		bp->broken = 1;
-		if (c->recipe && !res.timed_out) {
-			engine_report(e, c, i, "ERROR: the recipe %s gave no "
-				      "value; the last lines:\n", c->recipe);
-			last_lines(&e->report, res.output.buf, res.output.len,
-				   5);
-		} else {
-			engine_report(e, c, i, "ERROR: %s\n", res.timed_out ?
-				      "the run timed out" :
-				      "no metric in its output");
-		}
-		if (!res.timed_out && !c->recipe)
-			strbuf_addf(&e->report, "hint: print a line "
-				    "'respin-metric: %s VALUE', or set "
-				    "respin.check.%s.pattern\n", c->metric ?
-				    c->metric : "NAME", c->name);
+		no_value_report(e, c, i, &res);
 		r = 1;
 		goto out;
 	}
@@ -377,7 +387,6 @@ out:
 	guest_run_release(&g);
 	strbuf_release(&cmd);
 	strbuf_release(&key);
-	strbuf_release(&cmd);
 	return r;
 }
 
@@ -639,11 +648,34 @@ static void bench_definition(const struct check *c, struct strbuf *out)
 			    recipe_find(c->recipe)->format);
 }
 
+/* (kind.h) a bench "speed" reads "respin-metric: speed VALUE" */
+static int bench_settle(struct check *c)
+{
+	if (!c->metric && !c->pattern)
+		c->metric = xstrdup(c->name);
+	return 0;
+}
+
+static void bench_describe_json(const struct check *c, struct json *j)
+{
+	json_string_member(j, "metric", c->metric);
+	json_string_member(j, "pattern", c->pattern);
+	json_bool_member(j, "higher", c->higher);
+	json_int_member(j, "min_runs", c->min_runs);
+	json_int_member(j, "max_runs", c->max_runs);
+	if (c->recipe)
+		json_string_member(j, "recipe", c->recipe);
+	if (c->vmstat)
+		json_string_member(j, "vmstat", c->vmstat);
+}
+
 const struct check_kind_ops check_bench_ops = {
 	.kind = CHECK_BENCH,
 	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_NEEDS_BASE |
 		 KIND_OWN_SCHEDULE | KIND_IN_GUEST,
 	.results = KIND_RESULTS_SAMPLES,
 	.definition = bench_definition,
+	.settle = bench_settle,
+	.describe_json = bench_describe_json,
 	.run_all = bench_run_all,
 };

@@ -220,6 +220,60 @@ const char *build_command(struct engine *e, const struct check *b)
  * (make does not rebuild what did not change), so the result is the
  * same as a build from scratch.
  */
+/*
+ * What the build directory holds decides what make rebuilds: the
+ * warnings of the tree built there before (its stored build) into prev
+ * and the files changed since into changed: 1; 0 none known; <0.
+ */
+static int build_before(struct engine *e, const struct check *c,
+			const git_oid *tree, struct warning_set *prev,
+			struct strbuf *changed)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct result pr;
+	git_oid built;
+	int r;
+
+	build_marker_read(e, c, &built);
+	if (git_oid_is_zero(&built))
+		return 0;
+	strbuf_addstr(&key, "tree:");
+	strbuf_add_oid(&key, &built, GIT_OID_HEXSZ);
+	r = results_get(e->rs, c->hash, key.buf, &pr);
+	strbuf_release(&key);
+	if (r == RESPIN_ENOTFOUND)
+		return 0;
+	if (r < 0)
+		return r;
+	warning_set_parse_lines(prev, pr.details ? pr.details : "");
+	result_release(&pr);
+	r = trees_changed(e->repo, &built, tree, changed);
+	return r < 0 ? r : 1;
+}
+
+/*
+ * A build that passed keeps its artifacts (respin.check.NAME.artifacts)
+ * for the benches; on a node (remote) the chain kept them already.
+ */
+static void artifacts_after(struct engine *e, const struct check *c,
+			    size_t i, const git_oid *tree, int remote)
+{
+	if (!c->artifacts)
+		return;
+	if (remote && !artifacts_have(e->repo, c, tree)) {
+		/* a chain's node keeps them: it did not */
+		e->errors++;
+		engine_report(e, c, i, "ERROR: the node kept no artifacts of "
+			      "this build (see respin results --log)\n");
+	} else if (!remote &&
+		   artifacts_keep(e->repo, c, tree, e->wt.build_dir) < 0) {
+		/* benches will build this tree again: say why */
+		e->errors++;
+		engine_report(e, c, i, "ERROR: %s\n", error_last());
+		error_clear();
+	}
+}
+
 static int build_one(struct engine *e, const struct check *c, size_t i,
 		     const git_oid *tree, const char *key)
 {
@@ -229,30 +283,14 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 	struct warning_set now = { 0 }, units = { 0 }, prev = { 0 },
 			   all = { 0 };
 	struct strbuf log = STRBUF_INIT, changed = STRBUF_INIT,
-		      prevkey = STRBUF_INIT, src = STRBUF_INIT;
-	git_oid built;
+		      src = STRBUF_INIT;
 	int r, have_prev = 0;
 
 	git_oid_cpy(&j.tree, tree);
-	/* what the build directory holds decides what make rebuilds */
-	build_marker_read(e, c, &built);
-	if (!git_oid_is_zero(&built)) {
-		struct result pr;
-
-		strbuf_addstr(&prevkey, "tree:");
-		strbuf_add_oid(&prevkey, &built, GIT_OID_HEXSZ);
-		r = results_get(e->rs, c->hash, prevkey.buf, &pr);
-		if (r < 0 && r != RESPIN_ENOTFOUND)
-			goto out;
-		if (!r) {
-			warning_set_parse_lines(&prev, pr.details ? pr.details : "");
-			have_prev = 1;
-			result_release(&pr);
-			r = trees_changed(e->repo, &built, tree, &changed);
-			if (r < 0)
-				goto out;
-		}
-	}
+	r = build_before(e, c, tree, &prev, &changed);
+	if (r < 0)
+		goto out;
+	have_prev = r;
 	/* from here on the build directory holds no known tree */
 	marker_write(e, c, NULL);
 	/* (after a cut build there is no marker, so nothing to carry) */
@@ -306,20 +344,7 @@ static int build_one(struct engine *e, const struct check *c, size_t i,
 	 */
 	if (!r && v.status == RESULT_PASS) {
 		marker_write(e, c, tree);
-		if (src.len && c->artifacts &&
-		    !artifacts_have(e->repo, c, tree)) {
-			/* a chain's node keeps them: it did not */
-			e->errors++;
-			engine_report(e, c, i, "ERROR: the node kept no "
-				      "artifacts of this build (see respin "
-				      "results --log)\n");
-		} else if (!src.len && c->artifacts &&
-		    artifacts_keep(e->repo, c, tree, e->wt.build_dir) < 0) {
-			/* benches will build this tree again: say why */
-			e->errors++;
-			engine_report(e, c, i, "ERROR: %s\n", error_last());
-			error_clear();
-		}
+		artifacts_after(e, c, i, tree, src.len > 0);
 	}
 	if (!r && v.status != RESULT_TIMEOUT) {
 		/* make ran to its end: not cut */
@@ -338,7 +363,6 @@ out:
 	strbuf_release(&log);
 	check_verdict_release(&v);
 	strbuf_release(&changed);
-	strbuf_release(&prevkey);
 	strbuf_release(&src);
 	return r;
 }
@@ -406,12 +430,27 @@ static void build_definition(const struct check *c, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
+static void build_describe(const struct check *c, struct strbuf *out)
+{
+	if (c->command)
+		strbuf_addstr(out, c->command);
+	else if (c->kconfig && !strcmp(c->kconfig, "tiny-qemu"))
+		strbuf_addstr(out, "make O=$RESPIN_BUILD -j$(nproc) (a "
+			      "tinyconfig for QEMU with the options the "
+			      "series' files and the mm selftests need)");
+	else
+		strbuf_addstr(out, "make O=$RESPIN_BUILD -j$(nproc) (the "
+			      "current .config, else tinyconfig)");
+}
+
 const struct check_kind_ops check_build_ops = {
 	.kind = CHECK_BUILD,
-	.needs = KIND_ON_BASE | KIND_NO_RERUN,
+	.needs = KIND_ON_BASE | KIND_NO_RERUN | KIND_BUILDER,
 	.results = KIND_RESULTS_WARNINGS,
+	.details = KIND_DETAILS_WARNINGS,
 	.timeout = 3600,
 	.definition = build_definition,
+	.describe = build_describe,
 	.run = build_run,
 	.queue = build_chain_queue,
 };

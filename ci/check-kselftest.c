@@ -355,6 +355,39 @@ int ks_step_failed(const struct check_job *j, const char *what,
  */
 static struct strbuf step_times = STRBUF_INIT;
 
+int ks_run_timed_out(const struct check_job *j, const char *what,
+		     struct check_verdict *v)
+{
+	v->status = RESULT_TIMEOUT;
+	strbuf_addf(&v->summary, "timeout after %.0fs", j->c->timeout);
+	engine_report(j->e, j->c, j->i, "TIMEOUT after %.0f s running %s "
+		      "(respin.check.%s.timeout)\n", j->c->timeout, what,
+		      j->c->name);
+	return 1;
+}
+
+int ks_run_no_runner(const struct check_job *j, const char *said,
+		     struct check_verdict *v)
+{
+	v->status = RESULT_ERROR;
+	strbuf_addstr(&v->summary, "ERROR: no QEMU or no runner");
+	engine_report(j->e, j->c, j->i, "ERROR: %s", said);
+	return 1;
+}
+
+int ks_ktap_passes(const struct strbuf *ktap)
+{
+	struct ktap_result kr;
+	int ok;
+
+	ktap_result_init(&kr);
+	ok = !ktap_parse(ktap->buf, ktap->len, &kr) &&
+	     kr.verdict == KTAP_VERDICT_PASS;
+	error_clear();
+	ktap_result_release(&kr);
+	return ok;
+}
+
 void ks_step_time(const char *what, const struct run_result *res)
 {
 	strbuf_addf(&step_times, "# respin: %s: %.1f s\n", what, res->seconds);
@@ -553,11 +586,99 @@ static void kselftest_definition(const struct check *c, struct strbuf *out)
 			    c->slowdown);
 }
 
+/*
+ * "vm:run_vmtests.sh -t mmap vm:madv_populate": kselftest_tests_next()
+ * reads them; each collection one of targets (or its other name).
+ */
+static int tests_check(const char *key, const char *v, const char *targets)
+{
+	struct kselftest_test t = KSELFTEST_TEST_INIT;
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	const char *p = v;
+	int r, n = 0;
+
+	while ((r = kselftest_tests_next(&p, &t, &err)) > 0) {
+		const char *alias = kselftest_alias(t.collection.buf);
+		const char *q = targets ? targets : "";
+		int found = 0;
+
+		n++;
+		while (!found && strbuf_next_word(&name, &q, " \t,"))
+			found = !strcmp(name.buf, t.collection.buf) ||
+				(alias && !strcmp(name.buf, alias));
+		if (!found) {
+			r = error("%s: '%s:%s' is not in one of the check's "
+				  "targets (%s)", key, t.collection.buf,
+				  t.test.buf, targets ? targets : "none set");
+			break;
+		}
+	}
+	if (r < 0 && err.len)
+		r = error("%s: %s", key, err.buf);
+	else if (!r && !n)
+		r = error("%s: no test (like 'vm:run_vmtests.sh')", key);
+	kselftest_test_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&name);
+	return r < 0 ? r : 0;
+}
+
+/* (kind.h) targets are a must; tests within them; the guest's defaults */
+static int kselftest_settle(struct check *c)
+{
+	struct strbuf key = STRBUF_INIT;
+	int r = 0;
+
+	if (!c->targets)
+		return error("check '%s' has no targets: set "
+			     "respin.check.%s.targets (like 'vm')",
+			     c->name, c->name);
+	if (c->tests) {
+		strbuf_addf(&key, "respin.check.%s.tests", c->name);
+		r = tests_check(key.buf, c->tests, c->targets);
+		strbuf_release(&key);
+		if (r < 0)
+			return r;
+	}
+	if (!c->memory)
+		c->memory = xstrdup(KSELFTEST_MEMORY);
+	if (!c->smp)
+		c->smp = KSELFTEST_SMP;
+	if (!c->slowdown)
+		c->slowdown = KSELFTEST_SLOWDOWN;
+	return 0;
+}
+
+static void kselftest_describe(const struct check *c, struct strbuf *out)
+{
+	if (c->initramfs)
+		strbuf_addf(out, "selftests %s: built static, run in QEMU "
+			    "(respin-qemu-ktap)", c->targets);
+	else
+		strbuf_addf(out, "selftests %s%s%s%s: installed, run by "
+			    "run_kselftest.sh in the patch's kernel "
+			    "(respin-guest)", c->targets, c->tests ? " (" : "",
+			    c->tests ? c->tests : "", c->tests ? ")" : "");
+}
+
+static void kselftest_describe_json(const struct check *c, struct json *j)
+{
+	json_string_member(j, "targets", c->targets);
+	if (c->tests)
+		json_string_member(j, "tests", c->tests);
+	json_bool_member(j, "initramfs", c->initramfs);
+}
+
 const struct check_kind_ops check_kselftest_ops = {
 	.kind = CHECK_KSELFTEST,
 	/* (make headers in the build directory, its bzImage) */
-	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_BUILD_DIR,
+	.needs = KIND_NEEDS_BUILD | KIND_ON_BASE | KIND_BUILD_DIR |
+		 KIND_OWN_COMMAND,
 	.results = KIND_RESULTS_SUBTESTS,
+	.details = KIND_DETAILS_SELFTESTS,
 	.definition = kselftest_definition,
+	.settle = kselftest_settle,
+	.describe = kselftest_describe,
+	.describe_json = kselftest_describe_json,
 	.run = kselftest_run,
 };

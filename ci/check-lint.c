@@ -67,10 +67,18 @@ static int lint_judge(const struct check_job *j, const struct run_result *res,
 	return 0;
 }
 
+static void lint_describe(const struct check *c, struct strbuf *out)
+{
+	strbuf_addstr(out, c->command ? c->command :
+		      "scripts/checkpatch.pl --terse --show-types "
+		      "--showfile - (each patch's mail)");
+}
+
 const struct check_kind_ops check_lint_ops = {
 	.kind = CHECK_LINT,
 	.needs = KIND_NEEDS_MAIL | KIND_WORKTREE_FREE,
 	.results = KIND_RESULTS_FINDINGS,
 	.command = lint_command,
 	.judge = lint_judge,
+	.describe = lint_describe,
 };

@@ -18,6 +18,7 @@
 #include "ci/kind.h"
 #include "ci/static.h"
 #include "tools/lib/error.h"
+#include "tools/lib/json.h"
 #include "tools/lib/run.h"
 
 #include <stdlib.h>
@@ -202,13 +203,30 @@ out:
 	return r;
 }
 
+static void static_describe(const struct check *c, struct strbuf *out)
+{
+	strbuf_addstr(out, c->command ? c->command :
+		      static_kind(c->kind)->brief);
+}
+
+static void static_describe_json(const struct check *c, struct json *j)
+{
+	if (!c->command)
+		json_string_member(j, "default_command",
+				   static_kind(c->kind)->command);
+}
+
 #define STATIC_OPS(name, k, build, secs)				\
 	const struct check_kind_ops name = {				\
 		.kind = k,						\
-		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | (build),	\
+		.needs = KIND_KEY_PAIR | KIND_NO_RERUN | KIND_OWN_COMMAND |\
+			 (build),					\
 		.results = KIND_RESULTS_WARNINGS,			\
+		.details = KIND_DETAILS_ADDED,				\
 		.timeout = (secs),					\
 		.run = static_run,					\
+		.describe = static_describe,				\
+		.describe_json = static_describe_json,			\
 	}
 
 STATIC_OPS(check_sparse_ops, CHECK_SPARSE, KIND_NEEDS_BUILD | KIND_BUILD_DIR,

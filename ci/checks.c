@@ -32,6 +32,26 @@ void check_stats_plan(const struct check *c, struct stats_plan *out)
 			c->threshold_pct);
 }
 
+void check_describe(const struct check *c, struct strbuf *out)
+{
+	const struct check_kind_ops *ops = check_kind_ops(c->kind);
+
+	if (ops->describe)
+		ops->describe(c, out);
+	else if (c->recipe)
+		strbuf_addf(out, "recipe %s", c->recipe);
+	else
+		strbuf_addstr(out, c->command ? c->command : "(no command)");
+}
+
+void check_describe_json(const struct check *c, struct json *j)
+{
+	const struct check_kind_ops *ops = check_kind_ops(c->kind);
+
+	if (ops->describe_json)
+		ops->describe_json(c, j);
+}
+
 const char *check_kind_name(enum check_kind k)
 {
 	return kind_names[k];
@@ -137,43 +157,6 @@ static int bool_value(const char *v)
 	return -1;
 }
 
-/*
- * "vm:run_vmtests.sh -t mmap vm:madv_populate": kselftest_tests_next()
- * reads them; each collection one of targets (or its other name).
- */
-static int tests_check(const char *key, const char *v, const char *targets)
-{
-	struct kselftest_test t = KSELFTEST_TEST_INIT;
-	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
-	const char *p = v;
-	int r, n = 0;
-
-	while ((r = kselftest_tests_next(&p, &t, &err)) > 0) {
-		const char *alias = kselftest_alias(t.collection.buf);
-		const char *q = targets ? targets : "";
-		int found = 0;
-
-		n++;
-		while (!found && strbuf_next_word(&name, &q, " \t,"))
-			found = !strcmp(name.buf, t.collection.buf) ||
-				(alias && !strcmp(name.buf, alias));
-		if (!found) {
-			r = error("%s: '%s:%s' is not in one of the check's "
-				  "targets (%s)", key, t.collection.buf,
-				  t.test.buf, targets ? targets : "none set");
-			break;
-		}
-	}
-	if (r < 0 && err.len)
-		r = error("%s: %s", key, err.buf);
-	else if (!r && !n)
-		r = error("%s: no test (like 'vm:run_vmtests.sh')", key);
-	kselftest_test_release(&t);
-	strbuf_release(&err);
-	strbuf_release(&name);
-	return r < 0 ? r : 0;
-}
-
 struct load_state {
 	struct check_list *l;
 	int err;
@@ -181,35 +164,23 @@ struct load_state {
 	size_t nr_disabled, alloc_disabled;
 };
 
-static int config_entry(const git_config_entry *e, void *data)
+/*
+ * A setting of any kind (key, of the variable name): set, 1; not such a
+ * key, 0; a bad value, an error naming the variable.
+ */
+static int set_general(struct check *c, const char *key, const char *v,
+		       const char *name)
 {
-	struct load_state *st = data;
-	const char *name = e->name + strlen("respin.check.");
-	const char *dot = strrchr(name, '.');
-	struct strbuf cname = STRBUF_INIT;
-	struct check *c;
-	const char *key, *v = e->value ? e->value : "";
-
-	if (!dot || dot == name)
-		return 0;
-	strbuf_add(&cname, name, (size_t)(dot - name));
-	key = dot + 1;
-	c = checks_find(st->l, cname.buf);
-	if (!c)
-		c = check_add(st->l, cname.buf);
 	if (!strcasecmp(key, "kind")) {
 		size_t k;
 
 		for (k = 0; k < sizeof(kind_names) / sizeof(*kind_names); k++)
 			if (!strcmp(v, kind_names[k]))
 				break;
-		if (k == sizeof(kind_names) / sizeof(*kind_names)) {
-			st->err = error("%s: unknown kind '%s' (build, lint, "
-					"ktap, bench, command, sparse, w1, kdoc, "
-					"coccicheck or kselftest)", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (k == sizeof(kind_names) / sizeof(*kind_names))
+			return error("%s: unknown kind '%s' (build, lint, "
+				     "ktap, bench, command, sparse, w1, kdoc, "
+				     "coccicheck or kselftest)", name, v);
 		c->kind = (enum check_kind)k;
 		c->builtin = 0;
 	} else if (!strcasecmp(key, "command")) {
@@ -219,13 +190,52 @@ static int config_entry(const git_config_entry *e, void *data)
 		char *end;
 
 		c->timeout = strtod(v, &end);
-		if (end == v || *end || c->timeout < 0) {
-			st->err = error("%s: '%s' is not a number of seconds",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
+		if (end == v || *end || c->timeout < 0)
+			return error("%s: '%s' is not a number of seconds",
+				     name, v);
+	} else if (!strcasecmp(key, "artifacts")) {
+		int r = artifacts_check_list(name, v);
+
+		if (r < 0)
+			return r;
+		set_str(&c->artifacts, v);
+	} else if (!strcasecmp(key, "partition")) {
+		set_str(&c->partition, v);
+	} else if (!strcasecmp(key, "constraint")) {
+		set_str(&c->constraint, v);
+	} else if (!strcasecmp(key, "kconfig")) {
+		if (strcmp(v, "current") && strcmp(v, "tiny-qemu"))
+			return error("%s: '%s' is not current (your .config, "
+				     "else tinyconfig) or tiny-qemu (a "
+				     "tinyconfig that boots under QEMU, with "
+				     "the options the series needs)",
+				     name, v);
+		set_str(&c->kconfig, v);
+	} else if (!strcasecmp(key, "guest")) {
+		if (!strcasecmp(v, "true") || !strcmp(v, "1") ||
+		    !strcasecmp(v, "yes") || !strcasecmp(v, "on")) {
+			c->guest = 1;
+		} else if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
+			   !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
+			c->guest = 0;
+		} else {
+			return error("%s: '%s' is not true or false",
+				     name, v);
 		}
-	} else if (!strcasecmp(key, "metric")) {
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A bench's setting (key, of the variable name): set, 1; not such a
+ * key, 0; a bad value, an error naming the variable.
+ */
+static int set_bench(struct check *c, const char *key, const char *v,
+		     const char *name)
+{
+	if (!strcasecmp(key, "metric")) {
 		set_str(&c->metric, v);
 	} else if (!strcasecmp(key, "pattern")) {
 		set_str(&c->pattern, v);
@@ -241,10 +251,8 @@ static int config_entry(const git_config_entry *e, void *data)
 		} else if (sscanf(v, "%d", &a) == 1 && a >= 1) {
 			c->min_runs = c->max_runs = a;
 		} else {
-			st->err = error("%s: '%s' is not MIN..MAX runs",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
+			return error("%s: '%s' is not MIN..MAX runs",
+				     name, v);
 		}
 	} else if (!strcasecmp(key, "threshold")) {
 		char *end;
@@ -252,35 +260,50 @@ static int config_entry(const git_config_entry *e, void *data)
 
 		if (end != v && *end == '%')
 			end++;
-		if (end == v || *end || !(t > 0 && t <= 100)) {
-			st->err = error("%s: '%s' is not a percentage above 0 "
-					"and at most 100 (like 2 or 2.5%%)",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (end == v || *end || !(t > 0 && t <= 100))
+			return error("%s: '%s' is not a percentage above 0 "
+				     "and at most 100 (like 2 or 2.5%%)",
+				     name, v);
 		c->threshold_pct = t;
-	} else if (!strcasecmp(key, "artifacts")) {
-		int r = artifacts_check_list(e->name, v);
+	} else if (!strcasecmp(key, "mean")) {
+		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic"))
+			return error("%s: '%s' is not harmonic or "
+				     "arithmetic", name, v);
+		c->harmonic = !strcasecmp(v, "harmonic");
+	} else if (!strcasecmp(key, "vmstat")) {
+		int r = vmstat_globs_check(name, v);
 
-		if (r < 0) {
-			st->err = r;
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->artifacts, v);
-	} else if (!strcasecmp(key, "partition")) {
-		set_str(&c->partition, v);
-	} else if (!strcasecmp(key, "constraint")) {
-		set_str(&c->constraint, v);
-	} else if (!strcasecmp(key, "targets")) {
-		int r = targets_check(e->name, v);
+		if (r < 0)
+			return r;
+		set_str(&c->vmstat, v);
+	} else if (!strcasecmp(key, "recipe")) {
+		if (!recipe_find(v)) {
+			struct strbuf known = STRBUF_INIT;
 
-		if (r < 0) {
-			st->err = r;
-			strbuf_release(&cname);
-			return -1;
+			recipe_names(&known);
+			return error("%s: '%s' is not a recipe (there are: "
+				     "%s)", name, v, known.buf);
+			strbuf_release(&known);
 		}
+		set_str(&c->recipe, v);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A kselftest setting (key, of the variable name): set, 1; not such a
+ * key, 0; a bad value, an error naming the variable.
+ */
+static int set_kselftest(struct check *c, const char *key, const char *v,
+			 const char *name)
+{
+	if (!strcasecmp(key, "targets")) {
+		int r = targets_check(name, v);
+
+		if (r < 0)
+			return r;
 		set_str(&c->targets, v);
 	} else if (!strcasecmp(key, "tests")) {
 		set_str(&c->tests, v);
@@ -288,23 +311,17 @@ static int config_entry(const git_config_entry *e, void *data)
 		size_t k = strspn(v, "0123456789");
 
 		if (!k || !(v[k] == '\0' || (strchr("KMGkmg", v[k]) &&
-					       !v[k + 1]))) {
-			st->err = error("%s: '%s' is not a size like 1G or "
-					"512M", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+					       !v[k + 1])))
+			return error("%s: '%s' is not a size like 1G or "
+				     "512M", name, v);
 		set_str(&c->memory, v);
 	} else if (!strcasecmp(key, "smp") || !strcasecmp(key, "slowdown")) {
 		char *end;
 		long n = strtol(v, &end, 10);
 
-		if (end == v || *end || n < 1 || n > 1000) {
-			st->err = error("%s: '%s' is not a whole number from "
-					"1 to 1000", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (end == v || *end || n < 1 || n > 1000)
+			return error("%s: '%s' is not a whole number from "
+				     "1 to 1000", name, v);
 		if (!strcasecmp(key, "smp"))
 			c->smp = (int)n;
 		else
@@ -312,71 +329,48 @@ static int config_entry(const git_config_entry *e, void *data)
 	} else if (!strcasecmp(key, "initramfs")) {
 		int b = bool_value(v);
 
-		if (b < 0) {
-			st->err = error("%s: '%s' is not true or false",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
+		if (b < 0)
+			return error("%s: '%s' is not true or false",
+				     name, v);
 		c->initramfs = b;
 	} else if (!strcasecmp(key, "append")) {
 		set_str(&c->append, v);
 	} else if (!strcasecmp(key, "runner")) {
 		set_str(&c->runner, v);
-	} else if (!strcasecmp(key, "mean")) {
-		if (strcasecmp(v, "harmonic") && strcasecmp(v, "arithmetic")) {
-			st->err = error("%s: '%s' is not harmonic or "
-					"arithmetic", e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
-		c->harmonic = !strcasecmp(v, "harmonic");
-	} else if (!strcasecmp(key, "kconfig")) {
-		if (strcmp(v, "current") && strcmp(v, "tiny-qemu")) {
-			st->err = error("%s: '%s' is not current (your .config, "
-					"else tinyconfig) or tiny-qemu (a "
-					"tinyconfig that boots under QEMU, with "
-					"the options the series needs)",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->kconfig, v);
-	} else if (!strcasecmp(key, "vmstat")) {
-		int r = vmstat_globs_check(e->name, v);
+	} else {
+		return 0;
+	}
+	return 1;
+}
 
-		if (r < 0) {
-			st->err = r;
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->vmstat, v);
-	} else if (!strcasecmp(key, "recipe")) {
-		if (!recipe_find(v)) {
-			struct strbuf known = STRBUF_INIT;
+static int config_entry(const git_config_entry *e, void *data)
+{
+	struct load_state *st = data;
+	const char *name = e->name + strlen("respin.check.");
+	const char *dot = strrchr(name, '.');
+	struct strbuf cname = STRBUF_INIT;
+	struct check *c;
+	const char *key, *v = e->value ? e->value : "";
+	int r;
 
-			recipe_names(&known);
-			st->err = error("%s: '%s' is not a recipe (there are: "
-					"%s)", e->name, v, known.buf);
-			strbuf_release(&known);
-			strbuf_release(&cname);
-			return -1;
-		}
-		set_str(&c->recipe, v);
-	} else if (!strcasecmp(key, "guest")) {
-		if (!strcasecmp(v, "true") || !strcmp(v, "1") ||
-		    !strcasecmp(v, "yes") || !strcasecmp(v, "on")) {
-			c->guest = 1;
-		} else if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
-			   !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
-			c->guest = 0;
-		} else {
-			st->err = error("%s: '%s' is not true or false",
-					e->name, v);
-			strbuf_release(&cname);
-			return -1;
-		}
-	} else if (!strcasecmp(key, "enabled")) {
+	if (!dot || dot == name)
+		return 0;
+	strbuf_add(&cname, name, (size_t)(dot - name));
+	key = dot + 1;
+	c = checks_find(st->l, cname.buf);
+	if (!c)
+		c = check_add(st->l, cname.buf);
+	r = set_general(c, key, v, e->name);
+	if (!r)
+		r = set_bench(c, key, v, e->name);
+	if (!r)
+		r = set_kselftest(c, key, v, e->name);
+	if (r < 0) {
+		st->err = r;
+		strbuf_release(&cname);
+		return -1;
+	}
+	if (!r && !strcasecmp(key, "enabled")) {
 		if (!strcasecmp(v, "false") || !strcmp(v, "0") ||
 		    !strcasecmp(v, "no") || !strcasecmp(v, "off")) {
 			ALLOC_GROW(st->disabled, st->nr_disabled,
@@ -432,7 +426,7 @@ static void hash_checks(struct check_list *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (l->items[i].kind == CHECK_BUILD) {
+		if (check_is_builder(&l->items[i])) {
 			hash_check(&l->items[i], NULL);
 			if (!b)
 				b = &l->items[i];
@@ -440,7 +434,7 @@ static void hash_checks(struct check_list *l)
 	for (i = 0; i < l->nr; i++) {
 		struct check *c = &l->items[i];
 
-		if (c->kind != CHECK_BUILD)
+		if (!check_is_builder(c))
 			hash_check(c, b && (check_needs(c) & KIND_NEEDS_BUILD) ?
 				   b->hash : NULL);
 	}
@@ -613,35 +607,14 @@ int checks_load_preset(git_repository *repo, const char *preset,
 	}
 	for (i = 0; i < out->nr; i++) {
 		c = &out->items[i];
-		if (c->kind == CHECK_KSELFTEST && !c->targets) {
-			r = error("check '%s' has no targets: set "
-				  "respin.check.%s.targets (like 'vm')",
-				  c->name, c->name);
-			goto out;
-		}
 		r = bench_settings_check(c);
+		if (!r && check_kind_ops(c->kind)->settle)
+			r = check_kind_ops(c->kind)->settle(c);
 		if (r < 0)
 			goto out;
-		if (c->kind == CHECK_KSELFTEST && c->tests) {
-			struct strbuf key = STRBUF_INIT;
-
-			strbuf_addf(&key, "respin.check.%s.tests", c->name);
-			r = tests_check(key.buf, c->tests, c->targets);
-			strbuf_release(&key);
-			if (r < 0)
-				goto out;
-		}
-		if (c->kind == CHECK_KSELFTEST) {
-			if (!c->memory)
-				c->memory = xstrdup(KSELFTEST_MEMORY);
-			if (!c->smp)
-				c->smp = KSELFTEST_SMP;
-			if (!c->slowdown)
-				c->slowdown = KSELFTEST_SLOWDOWN;
-		}
-		/* the static kinds have a default command each */
-		if (!c->command && !c->builtin && !check_kind_static(c->kind) &&
-		    c->kind != CHECK_KSELFTEST && !c->recipe) {
+		/* the static kinds and kselftest have a command each */
+		if (!c->command && !c->builtin && !c->recipe &&
+		    !(check_kind_ops(c->kind)->needs & KIND_OWN_COMMAND)) {
 			r = error("check '%s' has no command: set "
 				  "respin.check.%s.command", c->name, c->name);
 			goto out;
@@ -654,9 +627,6 @@ int checks_load_preset(git_repository *repo, const char *preset,
 				  check_kind_name(c->kind));
 			goto out;
 		}
-		/* a bench "speed" reads "respin-metric: speed VALUE" */
-		if (c->kind == CHECK_BENCH && !c->metric && !c->pattern)
-			c->metric = xstrdup(c->name);
 		if (!c->timeout)
 			c->timeout = check_kind_ops(c->kind)->timeout ?
 				     check_kind_ops(c->kind)->timeout : 600;
@@ -729,7 +699,7 @@ int checks_filter(struct check_list *l, const char *only)
 		return r;
 	each_name(only, move_check, &st);
 	for (i = 0; i < l->nr && !l->builder; i++)
-		if (l->items[i].name && l->items[i].kind == CHECK_BUILD) {
+		if (l->items[i].name && check_is_builder(&l->items[i])) {
 			st.kept.builder = xmalloc(sizeof(*st.kept.builder));
 			*st.kept.builder = l->items[i];
 			memset(&l->items[i], 0, sizeof(l->items[i]));

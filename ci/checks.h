@@ -103,6 +103,16 @@ struct check_list {
 };
 
 const char *check_kind_name(enum check_kind k);
+
+struct json;
+struct strbuf;
+/*
+ * respin check --list: what c runs, in words (its kind's, else its
+ * command, a bench's recipe), and c's settings of its kind's own as
+ * members of its JSON object.
+ */
+void check_describe(const struct check *c, struct strbuf *out);
+void check_describe_json(const struct check *c, struct json *j);
 /*
  * A static analysis kind (sparse, w1, kdoc, coccicheck): run on the
  * files each patch touches, before and after it; it reports the

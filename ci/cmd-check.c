@@ -11,7 +11,6 @@
 #include "ci/engine.h"
 #include "ci/executor.h"
 #include "ci/session.h"
-#include "ci/static.h"
 #include "tools/builtin.h"
 #include "tools/lib/error.h"
 #include "tools/lib/json.h"
@@ -47,17 +46,7 @@ static int list_checks(struct check_list *l, int json)
 			json_string_member(&j, "name", c->name);
 			json_string_member(&j, "kind", check_kind_name(c->kind));
 			json_string_member(&j, "command", c->command);
-			if (c->kind == CHECK_KSELFTEST) {
-				json_string_member(&j, "targets", c->targets);
-				if (c->tests)
-					json_string_member(&j, "tests",
-							   c->tests);
-				json_bool_member(&j, "initramfs",
-						 c->initramfs);
-			}
-			if (static_kind(c->kind) && !c->command)
-				json_string_member(&j, "default_command",
-						   static_kind(c->kind)->command);
+			check_describe_json(c, &j);
 			json_key(&j, "timeout");
 			json_double(&j, c->timeout);
 			json_bool_member(&j, "builtin", c->builtin);
@@ -67,19 +56,6 @@ static int list_checks(struct check_list *l, int json)
 				json_string_member(&j, "kconfig", c->kconfig);
 			if (c->guest)
 				json_bool_member(&j, "guest", 1);
-			if (c->kind == CHECK_BENCH) {
-				json_string_member(&j, "metric", c->metric);
-				json_string_member(&j, "pattern", c->pattern);
-				json_bool_member(&j, "higher", c->higher);
-				json_int_member(&j, "min_runs", c->min_runs);
-				json_int_member(&j, "max_runs", c->max_runs);
-				if (c->recipe)
-					json_string_member(&j, "recipe",
-							   c->recipe);
-				if (c->vmstat)
-					json_string_member(&j, "vmstat",
-							   c->vmstat);
-			}
 			if (c->partition)
 				json_string_member(&j, "partition",
 						   c->partition);
@@ -95,39 +71,9 @@ static int list_checks(struct check_list *l, int json)
 		for (i = 0; i < l->nr; i++) {
 			const struct check *c = &l->items[i];
 
-			const struct static_kind *sk = static_kind(c->kind);
-			int tiny = c->kconfig &&
-				   !strcmp(c->kconfig, "tiny-qemu");
-			const char *what = c->command ? c->command :
-				sk ? sk->brief :
-				c->kind == CHECK_LINT ?
-				"scripts/checkpatch.pl --terse --show-types "
-				"--showfile - (each patch's mail)" :
-				tiny ? "make O=$RESPIN_BUILD -j$(nproc) (a "
-				"tinyconfig for QEMU with the options the "
-				"series' files and the mm selftests need)" :
-				c->kind == CHECK_BUILD ?
-				"make O=$RESPIN_BUILD -j$(nproc) (the current "
-				".config, else tinyconfig)" : "(no command)";
-
 			strbuf_addf(&out, "%-16s %-8s ", c->name,
 				    check_kind_name(c->kind));
-			if (c->kind == CHECK_KSELFTEST && c->initramfs)
-				strbuf_addf(&out, "selftests %s: built static, "
-					    "run in QEMU (respin-qemu-ktap)",
-					    c->targets);
-			else if (c->kind == CHECK_KSELFTEST)
-				strbuf_addf(&out, "selftests %s%s%s%s: "
-					    "installed, run by run_kselftest.sh "
-					    "in the patch's kernel "
-					    "(respin-guest)", c->targets,
-					    c->tests ? " (" : "",
-					    c->tests ? c->tests : "",
-					    c->tests ? ")" : "");
-			else if (c->recipe)
-				strbuf_addf(&out, "recipe %s", c->recipe);
-			else
-				strbuf_addstr(&out, what);
+			check_describe(c, &out);
 			if (c->vmstat)
 				strbuf_addf(&out, " (vmstat %s)", c->vmstat);
 			if (c->guest)
@@ -147,12 +93,53 @@ static int list_checks(struct check_list *l, int json)
 	return 0;
 }
 
+/* Where each check runs: a bad setting stops it before any work. */
+static int executors_check(git_repository *repo,
+			   const struct check_list *checks)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < checks->nr && r >= 0; i++) {
+		struct executor x;
+
+		r = executor_open(repo, checks->items[i].name, &x);
+		executor_release(&x);
+	}
+	return r < 0 ? r : 0;
+}
+
+/* The run's report: it quotes subjects and what the checks printed. */
+static void report_print(const struct engine *e)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	strbuf_add_term_safe(&safe, e->report.buf, e->report.len,
+			     TERM_SAFE_LINES);
+	fputs(safe.buf, stderr);
+	strbuf_release(&safe);
+}
+
+/* Interrupted: what became of the running work; the exit code. */
+static int interrupted(const struct engine *e)
+{
+	if (e->queued)
+		fprintf(stderr, "respin: %s: the jobs queued on the cluster "
+			"go on; the next respin check finds them by name and "
+			"records what they give\n", term_safe(error_last()));
+	else
+		fprintf(stderr, "respin: %s: the running command's process "
+			"group was ended; nothing was recorded for it\n",
+			term_safe(error_last()));
+	error_clear();
+	return 128 + run_interrupted();
+}
+
 int cmd_check(int argc, const char **argv, struct command_context *ctx)
 {
 	const char *only = NULL, *preset = NULL;
 	int patch = -1, base_too = 0, list = 0, json = 0, jobs = 1, wait = 0;
 	int exit_code, n, r;
-	size_t i;
 	struct option opts[] = {
 		OPT_STRING(0, "preset", &preset, "p", "add preset p's checks "
 			   "(mm; respin.check.preset keeps one)"),
@@ -191,15 +178,9 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 		r = list_checks(&checks, json);
 		goto out;
 	}
-	/* where each check runs: a bad setting stops it before any work */
-	for (i = 0; i < checks.nr; i++) {
-		struct executor x;
-
-		r = executor_open(ctx->repo, checks.items[i].name, &x);
-		executor_release(&x);
-		if (r < 0)
-			goto fail;
-	}
+	r = executors_check(ctx->repo, &checks);
+	if (r < 0)
+		goto fail;
 	if (n != 1) {
 		r = command_usage_error(opts, usage, n ? "too many arguments" :
 					"which series? give NAME[@vN]");
@@ -236,29 +217,9 @@ int cmd_check(int argc, const char **argv, struct command_context *ctx)
 	e.base_too = base_too;
 	e.jobs = jobs;
 	r = engine_run(&e);
-	{
-		/* the report quotes subjects and what the checks printed */
-		struct strbuf safe = STRBUF_INIT;
-
-		strbuf_add_term_safe(&safe, e.report.buf, e.report.len,
-				     TERM_SAFE_LINES);
-		fputs(safe.buf, stderr);
-		strbuf_release(&safe);
-	}
-	if (r < 0 && run_interrupted() && e.queued) {
-		fprintf(stderr, "respin: %s: the jobs queued on the cluster "
-			"go on; the next respin check finds them by name and "
-			"records what they give\n", term_safe(error_last()));
-		error_clear();
-		r = 128 + run_interrupted();
-		goto out;
-	}
+	report_print(&e);
 	if (r < 0 && run_interrupted()) {
-		fprintf(stderr, "respin: %s: the running command's process "
-			"group was ended; nothing was recorded for it\n",
-			term_safe(error_last()));
-		error_clear();
-		r = 128 + run_interrupted();
+		r = interrupted(&e);
 		goto out;
 	}
 	if (r < 0)

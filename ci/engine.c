@@ -3,12 +3,14 @@
  * The scheduler: which check runs at which position, what is reused,
  * the worktree and the build a check needs, the executor each check's
  * commands go through, and storing a verdict (the lint jobs of -j in
- * threads: ci/parallel.c).  What a kind runs and how it is judged is
+ * threads: ci/parallel.c; the jobs queued ahead on a cluster:
+ * ci/queue-ahead.c).  What a kind runs and how it is judged is
  * its own file (ci/check-KIND.c, behind ci/kind.h).
  */
 #include "ci/engine-run.h"
 #include "ci/guest.h"
 #include "ci/parallel.h"
+#include "ci/queue-ahead.h"
 #include "patches/email.h"
 #include "tools/lib/error.h"
 #include "tools/lib/repo.h"
@@ -176,6 +178,11 @@ int engine_file_exists(const char *dir, const char *name)
 	return r;
 }
 
+int check_is_builder(const struct check *c)
+{
+	return !!(check_kind_ops(c->kind)->needs & KIND_BUILDER);
+}
+
 unsigned check_needs(const struct check *c)
 {
 	unsigned needs = check_kind_ops(c->kind)->needs;
@@ -253,7 +260,7 @@ const struct check *engine_build_check(const struct engine *e)
 	size_t k;
 
 	for (k = 0; k < e->checks->nr; k++)
-		if (e->checks->items[k].kind == CHECK_BUILD)
+		if (check_is_builder(&e->checks->items[k]))
 			return &e->checks->items[k];
 	return e->checks->builder;	/* (--only left it out) */
 }
@@ -282,17 +289,10 @@ int engine_lock(struct engine *e, int wait, int (*stop)(void))
 	return r;
 }
 
-/* What the executor's callbacks are told: the engine, the job. */
-struct job_note {
-	struct engine *e;
-	const struct check *c;
-	size_t i;
-};
-
 /* Says in the series' lock what runs now, for whoever waits for it. */
 static void note_group(long group, void *data)
 {
-	struct job_note *n = data;
+	struct engine_job_note *n = data;
 
 	worktree_lock_note(&n->e->wt, n->e->running.buf, group);
 }
@@ -311,17 +311,13 @@ void engine_job_state(struct engine *e, const struct check *c, size_t i,
 /* A queued job moved: the progress line says where it stands. */
 static void note_state(const char *id, int state, void *data)
 {
-	struct job_note *n = data;
+	struct engine_job_note *n = data;
 
 	engine_job_state(n->e, n->c, n->i, id, state);
 }
 
-/*
- * Check c's executor (respin.check.NAME.executor, else respin.executor,
- * else local), opened on first use.  Lint jobs in threads (-j) each run
- * on a local executor of their own, in *own.
- */
-static int executor_for(struct engine *e, const struct check *c,
+/* (engine-run.h) */
+int engine_executor_for(struct engine *e, const struct check *c,
 			struct executor *own, struct executor **out)
 {
 	size_t k;
@@ -355,15 +351,6 @@ static int executor_for(struct engine *e, const struct check *c,
 	return 0;
 }
 
-/* The job engine_exec() gives an executor, and what it owns. */
-struct job_parts {
-	struct exec_job job;
-	char *env[ENGINE_ENV];
-	size_t n;
-	struct strbuf name;
-	struct job_note note;
-};
-
 size_t engine_job_env(struct engine *e, size_t i, const git_oid *tree,
 		      char **env)
 {
@@ -382,11 +369,12 @@ size_t engine_job_env(struct engine *e, size_t i, const git_oid *tree,
 	return n;
 }
 
-static void job_parts_fill(struct job_parts *jp, struct engine *e,
-			   const struct check *c, size_t i,
-			   const git_oid *tree, const char *step,
-			   const char *command, double timeout,
-			   const char *input, size_t input_len)
+/* (engine-run.h) */
+void engine_job_parts_fill(struct engine_job_parts *jp, struct engine *e,
+			  const struct check *c, size_t i,
+			  const git_oid *tree, const char *step,
+			  const char *command, double timeout,
+			  const char *input, size_t input_len)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct exec_job *job = &jp->job;
@@ -420,7 +408,7 @@ static void job_parts_fill(struct job_parts *jp, struct engine *e,
 	}
 }
 
-static void job_parts_release(struct job_parts *jp)
+void engine_job_parts_release(struct engine_job_parts *jp)
 {
 	strbuf_release(&jp->name);
 	while (jp->n)
@@ -433,7 +421,7 @@ int engine_executor(struct engine *e, const struct check *c,
 	struct executor own;
 
 	/* the engine's checks: its own, kept open (never own) */
-	return executor_for(e, c, &own, out);
+	return engine_executor_for(e, c, &own, out);
 }
 
 int engine_exec(struct engine *e, const struct check *c, size_t i,
@@ -441,17 +429,17 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 		double timeout, const char *input, size_t input_len,
 		struct run_result *res)
 {
-	struct job_parts jp;
+	struct engine_job_parts jp;
 	struct exec_result xr;
 	struct executor own = { 0 }, *x = NULL;
 	int r;
 
-	job_parts_fill(&jp, e, c, i, tree, step, command, timeout, input,
-		       input_len);
+	engine_job_parts_fill(&jp, e, c, i, tree, step, command, timeout,
+			      input, input_len);
 	exec_result_init(&xr);
 	if (!e->parallel)
 		e->job[0] = '\0';	/* threads touch nothing of the engine's */
-	r = executor_for(e, c, &own, &x);
+	r = engine_executor_for(e, c, &own, &x);
 	if (!r && x->ops->queues && !e->parallel)
 		e->queued = 1;
 	if (!r)
@@ -471,7 +459,7 @@ int engine_exec(struct engine *e, const struct check *c, size_t i,
 		run_result_init(&xr.run);
 	}
 	exec_result_release(&xr);
-	job_parts_release(&jp);
+	engine_job_parts_release(&jp);
 	return r;
 }
 
@@ -680,142 +668,6 @@ static int run_command_kind(const struct check_job *j)
 	run_result_release(&res);
 	strbuf_release(&cmd);
 	strbuf_release(&input);
-	return r;
-}
-
-/* (engine-run.h) */
-int engine_queues(struct engine *e, const struct check *c)
-{
-	struct executor own = { 0 }, *x = NULL;
-	int parallel = e->parallel, r;
-
-	e->parallel = 0;
-	r = executor_for(e, c, &own, &x);
-	e->parallel = parallel;
-	if (!r)
-		r = x->ops->queues;
-	if (x == &own)
-		executor_release(&own);
-	return r;
-}
-
-/*
- * An executor that queues (a cluster) is given every job known ahead,
- * at once: each position's job of each check whose kind says what to
- * run without a build, unless stored.  The cluster runs them side by
- * side while the loop of engine_run() waits for each in its turn (it
- * finds them by name).  Kinds that need the build queue theirs when it
- * is there.
- */
-/* One job queued ahead: its parts, what it runs, the id it was given. */
-struct ahead {
-	struct job_parts jp;
-	struct strbuf cmd, input;
-	size_t pos;
-};
-
-/*
- * Queues every position of c that runs (not stored) on executor x, as
- * one submission (a job array): 0 or <0.
- */
-static int queue_check_ahead(struct engine *e, const struct check *c,
-			     struct executor *x)
-{
-	const struct check_kind_ops *ops = check_kind_ops(c->kind);
-	size_t i, q, n = e->v->nr_patches, m = 0;
-	struct ahead *a = xcalloc(n + 1, sizeof(*a));
-	struct exec_job *jobs = xcalloc(n + 1, sizeof(*jobs));
-	int r = 0;
-
-	for (i = 0; i <= n && r >= 0; i++) {
-		struct check_job j = { e, c, i, { { 0 } }, NULL };
-		struct strbuf key = STRBUF_INIT;
-		struct ahead *t = &a[m];
-		size_t said = e->report.len;
-
-		if (!engine_applies(e, c, i))
-			continue;
-		r = engine_key(e->repo, e->v, c, i, &key);
-		if (!r)
-			r = stored(e, c, key.buf, NULL);
-		if (!r)
-			r = engine_tree(e->repo, engine_commit(e->v, i),
-					&j.tree);
-		j.key = key.buf;
-		strbuf_init(&t->cmd, 0);
-		strbuf_init(&t->input, 0);
-		if (!r)
-			r = ops->command(&j, &t->cmd, &t->input);
-		/* nothing to run: the loop says so, once */
-		strbuf_setlen(&e->report, said);
-		if (!r) {
-			job_parts_fill(&t->jp, e, c, i, &j.tree, NULL,
-				       t->cmd.buf, c->timeout,
-				       t->input.len ? t->input.buf : NULL,
-				       t->input.len);
-			jobs[m] = t->jp.job;
-			/* the builds are what later results wait for */
-			jobs[m].yields = 1;
-			t->pos = i;
-			m++;
-		} else {
-			strbuf_release(&t->cmd);
-			strbuf_release(&t->input);
-		}
-		if (r > 0)
-			r = 0;
-		strbuf_release(&key);
-	}
-	if (r >= 0 && m) {
-		struct strbuf *ids = xcalloc(m, sizeof(*ids));
-
-		e->queued = 1;
-		for (q = 0; q < m; q++)
-			strbuf_init(&ids[q], 0);
-		r = executor_queue_all(x, jobs, m, ids);
-		for (q = 0; q < m; q++) {
-			if (r >= 0)
-				engine_job_state(e, c, a[q].pos, ids[q].buf,
-						 EXEC_PENDING);
-			strbuf_release(&ids[q]);
-		}
-		free(ids);
-	}
-	for (q = 0; q < m; q++) {
-		job_parts_release(&a[q].jp);
-		strbuf_release(&a[q].cmd);
-		strbuf_release(&a[q].input);
-	}
-	free(a);
-	free(jobs);
-	return r < 0 ? r : 0;
-}
-
-static int queue_ahead(struct engine *e)
-{
-	size_t pass;
-	int r = 0;
-
-	/* the kinds' own first (the build chain: later results wait for it) */
-	for (pass = 0; pass < 2 * e->checks->nr && r >= 0; pass++) {
-		const struct check *c = &e->checks->items[pass % e->checks->nr];
-		const struct check_kind_ops *ops = check_kind_ops(c->kind);
-		struct executor *x = NULL;
-
-		if ((pass < e->checks->nr) != !!ops->queue)
-			continue;
-		r = engine_queues(e, c);
-		if (r > 0 && ops->queue) {
-			r = ops->queue(e, c);
-		} else if (r > 0 && ops->command && !ops->run &&
-			   !(check_needs(c) & (KIND_NEEDS_BUILD |
-					       KIND_OWN_SCHEDULE))) {
-			r = engine_executor(e, c, &x);
-			if (!r)
-				r = queue_check_ahead(e, c, x);
-		}
-		r = r < 0 ? r : 0;
-	}
 	return r;
 }
 

@@ -2,28 +2,20 @@
 /*
  * The slurm executor: a job is a batch job of the cluster.  Each job
  * has a directory of its own under respin.slurm.shared (a path every
- * node and this machine see alike):
+ * node and this machine see alike), jobs/NAME/, whose files and the
+ * script that writes them on the node are slurm-node.c's; here, the
+ * adapter: sbatch, squeue, scancel, and the jobs' ids:
  *
- *	jobs/NAME/job.sh	the script respin wrote (sbatch runs it)
- *	jobs/NAME/input		stdin of the command, when it has one
  *	jobs/NAME/id		the Slurm job id sbatch gave
- *	jobs/NAME/started	the node began
- *	jobs/NAME/output	what the command printed (stdout and stderr)
- *	jobs/NAME/timedout	the check's own time limit ended it
- *	jobs/NAME/broken	the node could not make the tree (why)
- *	jobs/NAME/seconds	how long the command ran
- *	jobs/NAME/exit		its exit status, written last, a line
+ *	jobs/NAME/task		an array's task: the array's name, the index
  *
- * The node reads the commit from the user's repository by path (git
- * read-tree -u on an index of its own, into a temporary directory of
- * its own), so the repository needs only be readable by the nodes.  A job's result is
- * handed over once; then its directory goes, so the next respin check
- * submits again whatever it wants run again (a cancelled job, a bench's
- * next run).  Until then, lookup finds the job by its name: a respin
- * check interrupted while its jobs queue or run finds them again and
- * submits nothing twice.
+ * A job's result is handed over once; then its directory goes, so the
+ * next respin check submits again whatever it wants run again (a
+ * cancelled job, a bench's next run).  Until then, lookup finds the job
+ * by its name: a respin check interrupted while its jobs queue or run
+ * finds them again and submits nothing twice.
  */
-#include "ci/executor.h"
+#include "ci/slurm-node.h"
 #include "tools/lib/error.h"
 #include "tools/lib/fs.h"
 #include "tools/lib/repo.h"
@@ -43,23 +35,6 @@
  * filesystem's attribute cache): respin.slurm.grace, by default 20.
  */
 #define LOST_GRACE 20
-
-/*
- * How a job off the critical path yields the node's cores: the lowest
- * priority nice gives (a weight of 15 against a normal process's 1024,
- * so ten of them take an eighth of a core from a build they share it
- * with).
- */
-#define YIELD_NICE "nice -n 19 "
-/*
- * With the kernel's autogroups (sched_autogroup_enabled, as on most
- * distributions' kernels) nice weighs a process only against those of
- * its own session, and every Slurm job is a session of its own: the
- * job's whole group yields by its autogroup's nice (a process may
- * lower its own group's priority; where there are no autogroups the
- * write fails, unsaid, and nice alone does it).
- */
-#define YIELD_GROUP "{ echo 19 >/proc/self/autogroup; } 2>/dev/null; "
 
 struct slurm_job {
 	char *id;
@@ -149,256 +124,11 @@ static void job_dir(struct slurm *s, const char *name, struct strbuf *out)
 			     *p == '_' || *p == '.' ? *p : '_');
 }
 
-static void path_in(const char *dir, const char *file, struct strbuf *out)
-{
-	strbuf_reset(out);
-	strbuf_addf(out, "%s/%s", dir, file);
-}
-
-static int has_file(const char *dir, const char *file)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	int r;
-
-	path_in(dir, file, &p);
-	r = !stat(p.buf, &st);
-	strbuf_release(&p);
-	return r;
-}
-
-static int read_in(const char *dir, const char *file, struct strbuf *out)
-{
-	struct strbuf p = STRBUF_INIT;
-	int r;
-
-	path_in(dir, file, &p);
-	r = strbuf_read_file(out, p.buf);
-	strbuf_release(&p);
-	return r;
-}
-
-/*
- * The job (or step) in dir ended: its exit file holds a whole line.
- * The node writes it in one write, last, without a rename; an exit
- * file seen before its line is there is not yet written.
- */
-static int exit_written(const char *dir)
-{
-	struct strbuf text = STRBUF_INIT;
-	int r = !read_in(dir, "exit", &text) && text.len &&
-		text.buf[text.len - 1] == '\n';
-
-	strbuf_release(&text);
-	return r;
-}
-
-static int write_in(const char *dir, const char *file, const char *data,
-		    size_t len, int mode)
-{
-	struct strbuf p = STRBUF_INIT;
-	FILE *f;
-	int r = 0;
-
-	path_in(dir, file, &p);
-	f = fopen(p.buf, "w");
-	if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f))
-		r = error_errno("cannot write %s", p.buf);
-	if (!r && mode && chmod(p.buf, mode))
-		r = error_errno("cannot make %s executable", p.buf);
-	strbuf_release(&p);
-	return r;
-}
-
 /* A job's directory: its files and its steps' directories go, then it. */
 static void remove_dir(const char *dir)
 {
 	if (remove_tree(dir) < 0)
 		error_clear();	/* (what is left is harmless: a new name) */
-}
-
-static int env_name_ok(const char *s, size_t n)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (!((s[k] >= 'A' && s[k] <= 'Z') || s[k] == '_' ||
-		      (k && s[k] >= '0' && s[k] <= '9')))
-			return 0;
-	return n > 0;
-}
-
-/* "NAME='value'; export NAME" a line, each indented by indent. */
-static int env_lines(const struct exec_job *job, const char *const *env,
-		     const char *indent, struct strbuf *out)
-{
-	const char *const *e;
-
-	for (e = env; e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-
-		if (!eq || !env_name_ok(*e, (size_t)(eq - *e)))
-			return error("job %s: bad environment entry '%s'",
-				     job->name, *e);
-		strbuf_addstr(out, indent);
-		strbuf_add(out, *e, (size_t)(eq - *e));
-		strbuf_addch(out, '=');
-		strbuf_add_sq(out, eq + 1);
-		strbuf_addf(out, "; export %.*s\n", (int)(eq - *e), *e);
-	}
-	return 0;
-}
-
-/*
- * What both scripts share: clock sets t to centiseconds of the node's
- * own clock (/proc/uptime: read by the shell, no process a call; date
- * where there is none); stamp COMMAND-DIR START STATUS LIMIT writes
- * its seconds, timedout when it ended by timeout's hand at its limit,
- * and its exit status last, in one write (respin reads an exit file
- * only once its line ends).
- */
-static void script_helpers(struct strbuf *out)
-{
-	strbuf_addstr(out,
-		"clock() {\n"
-		"\tif read t _ </proc/uptime 2>/dev/null; then\n"
-		"\t\tt=${t%.*}${t#*.}\n"
-		"\telse\n"
-		"\t\tt=$(( $(date +%s%N) / 10000000 ))\n"
-		"\tfi\n"
-		"}\n"
-		"stamp() {\n"
-		"\tclock\n"
-		"\t[ \"$4\" != 0 ] && [ \"$3\" = 124 ] &&\n"
-		"\t    [ $((t - $2)) -ge $(( ($4 - 1) * 100 )) ] && : >\"$1/timedout\"\n"
-		"\tprintf '%d.%02d\\n' $(( (t - $2) / 100 )) $(( (t - $2) % 100 )) >\"$1/seconds\"\n"
-		"\techo \"$3\" >\"$1/exit\"\n"
-		"}\n");
-}
-
-/* The start of both scripts: dir, the repository, a tree's directory. */
-static void script_start(const struct exec_job *job, const char *dir,
-			 const char *what, struct strbuf *out)
-{
-	strbuf_addf(out, "#!/bin/sh\n# %s: written by respin check, run by "
-		    "sbatch on a node\ndir=", what);
-	strbuf_add_sq(out, dir);
-	strbuf_addstr(out, "\ngit_dir=");
-	strbuf_add_sq(out, job->git_dir);
-	strbuf_addstr(out,
-		"\nexec 2>>\"$dir/slurm.out\"\n"
-		": >\"$dir/started\"\n");
-	script_helpers(out);
-	/*
-	 * the tree: read-tree -u on an index of its own, in one process
-	 * (fresh mtimes: make must not take a changed file for old)
-	 */
-	strbuf_addstr(out,
-		"work=$(mktemp -d \"${TMPDIR:-/tmp}/respin-job.XXXXXX\") || {\n"
-		"\techo \"cannot make a directory in ${TMPDIR:-/tmp}\" >\"$dir/broken\"\n"
-		"\techo 125 >\"$dir/exit\"; exit 0\n"
-		"}\n"
-		"trap 'cd / && rm -rf \"$work\" \"$work.index\" \"$work.err\"' EXIT\n"
-		"trap 'exit 143' TERM INT HUP\n"
-		"# tree COMMIT: $work holds it, or 1 and why in $work.err\n"
-		"tree() {\n"
-		"\tGIT_INDEX_FILE=$work.index git --git-dir=\"$git_dir\" \\\n"
-		"\t    --work-tree=\"$work\" \\\n"
-		"\t    read-tree --reset -u \"$1\" 2>\"$work.err\" && return 0\n"
-		"\techo \"cannot read commit $1 from $git_dir\" >>\"$work.err\"\n"
-		"\treturn 1\n"
-		"}\n");
-}
-
-/*
- * The script of a chain: one tree in a directory of the node's, read
- * into a private index and moved from step to step by read-tree
- * --reset -u, which rewrites only the files that differ (make sees
- * the rest as built); step k's files are those of a job, in
- * jobs/NAME/K/.  A step whose tree cannot be made is broken; the next
- * steps still run.
- */
-static int chain_script(const struct exec_job *job, const char *dir,
-			struct strbuf *out)
-{
-	size_t k;
-
-	script_start(job, dir, "a chain of respin jobs", out);
-	strbuf_addstr(out,
-		"echo \"$work\" >\"$dir/src\"\n"
-		"# step K COMMIT TIMEOUT: the tree of COMMIT, then $command\n"
-		"step() {\n"
-		"\td=$dir/$1\n"
-		"\t: >\"$d/started\"\n"
-		"\tif ! tree \"$2\"; then\n"
-		"\t\tmv \"$work.err\" \"$d/broken\"\n"
-		"\t\techo 125 >\"$d/exit\"; return 0\n"
-		"\tfi\n"
-		"\tclock; start=$t\n"
-		"\tif [ \"$3\" != 0 ]; then\n"
-		"\t\t(cd \"$work\" && exec timeout -k 2 \"$3\" sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
-		"\telse\n"
-		"\t\t(cd \"$work\" && exec sh -c \"$command\") </dev/null >\"$d/output\" 2>&1\n"
-		"\tfi\n"
-		"\tstamp \"$d\" $start $? \"$3\"\n"
-		"}\n");
-	for (k = 0; k < job->nr_steps; k++) {
-		const struct exec_step *st = &job->steps[k];
-
-		int r;
-
-		strbuf_addf(out, "(\n");
-		r = env_lines(job, st->env, "\t", out);
-		if (r < 0)
-			return r;
-		strbuf_addstr(out, "\tRESPIN_SRC=$work; export RESPIN_SRC\n"
-			      "\tcommand=");
-		strbuf_add_sq(out, st->command);
-		strbuf_addf(out, "\n\tstep %zu %s %.0f\n) || exit 0\n", k,
-			    oid_short(&st->commit, GIT_OID_HEXSZ),
-			    st->timeout > 0 ? ceil(st->timeout) : 0);
-	}
-	strbuf_addstr(out, "echo done >\"$dir/exit\"\n");
-	return 0;
-}
-
-/*
- * The script a node runs: every value in it is respin's own (paths,
- * OIDs, the configured command), each single-quoted.  nice: a job that
- * yields, submitted alone (an array's task is niced by the array's
- * script, all of it).
- */
-static int job_script(const struct exec_job *job, const char *dir,
-		      int nice, struct strbuf *out)
-{
-	int r;
-
-	/* (the name holds the series' name: it stays out of the script) */
-	script_start(job, dir, "a respin job", out);
-	r = env_lines(job, job->env, "", out);
-	if (r < 0)
-		return r;
-	strbuf_addf(out, "if ! tree %s; then\n"
-		    "\tmv \"$work.err\" \"$dir/broken\"\n"
-		    "\techo 125 >\"$dir/exit\"; exit 0\n"
-		    "fi\n", oid_short(&job->commit, GIT_OID_HEXSZ));
-	strbuf_addstr(out,
-		"RESPIN_SRC=$work; export RESPIN_SRC\n"
-		"cd \"$work\" || exit 0\n"
-		"command=");
-	strbuf_add_sq(out, job->command);
-	strbuf_addstr(out, "\nclock; start=$t\n");
-	if (nice)
-		strbuf_addstr(out, YIELD_GROUP "\n");
-	if (job->timeout > 0)
-		strbuf_addf(out, "timeout -k 2 %.0f ", ceil(job->timeout));
-	if (nice)
-		strbuf_addstr(out, YIELD_NICE);
-	strbuf_addf(out, "sh -c \"$command\" <%s >\"$dir/output\" 2>&1\n",
-		    job->input ? "\"$dir/input\"" : "/dev/null");
-	strbuf_addf(out, "stamp \"$dir\" $start $? %.0f\n",
-		    job->timeout > 0 ? ceil(job->timeout) : 0);
-	return 0;
 }
 
 /* Runs a Slurm client command; its output (both streams) into out. */
@@ -502,59 +232,16 @@ static int sbatch_refused(const struct slurm *s, const struct exec_job *job,
 	return error("sbatch refused job %s: %s", job->name, said->buf);
 }
 
-/* The job's time limit: a chain's is its steps' together, or none. */
-static double job_timeout(const struct exec_job *job)
-{
-	double t = 0;
-	size_t k;
-
-	if (!job->nr_steps)
-		return job->timeout;
-	for (k = 0; k < job->nr_steps; k++) {
-		if (job->steps[k].timeout <= 0)
-			return 0;
-		t += job->steps[k].timeout;
-	}
-	return t;
-}
-
 /* A job's directory made afresh: its script, input, steps; dir named. */
 static int job_files(struct slurm *s, const struct exec_job *job,
 		     int in_array, struct strbuf *dir)
 {
-	struct strbuf script = STRBUF_INIT;
-	size_t k;
 	int r;
 
 	job_dir(s, job->name, dir);
 	remove_dir(dir->buf);	/* a job handed over already: gone */
 	r = mkdir_parents(dir->buf);
-	if (!r)
-		r = job->nr_steps ? chain_script(job, dir->buf, &script) :
-		    job_script(job, dir->buf, job->yields && !in_array,
-			       &script);
-	if (!r)
-		r = write_in(dir->buf, "job.sh", script.buf, script.len, 0755);
-	if (!r && job->input)
-		r = write_in(dir->buf, "input", job->input, job->input_len, 0);
-	if (!r && job->nr_steps) {
-		char count[32];
-		int len = snprintf(count, sizeof(count), "%zu\n",
-				   job->nr_steps);
-
-		r = write_in(dir->buf, "steps", count, (size_t)len, 0);
-	}
-	/* the steps' directories: made here, not by a process a step */
-	for (k = 0; !r && k < job->nr_steps; k++) {
-		struct strbuf step = STRBUF_INIT;
-
-		strbuf_addf(&step, "%s/%zu", dir->buf, k);
-		if (mkdir(step.buf, 0755) && errno != EEXIST)
-			r = error_errno("cannot make %s", step.buf);
-		strbuf_release(&step);
-	}
-	strbuf_release(&script);
-	return r;
+	return r ? r : slurm_job_files(job, dir->buf, in_array);
 }
 
 static int slurm_submit(struct executor *x, const struct exec_job *job,
@@ -588,20 +275,20 @@ static int slurm_submit(struct executor *x, const struct exec_job *job,
 		strbuf_addf(&arg_cons, "--constraint=%s", job->constraint);
 		argv[n++] = arg_cons.buf;
 	}
-	if (job_timeout(job) > 0) {
+	if (slurm_job_timeout(job) > 0) {
 		/* Slurm's limit is in minutes: the check's own comes first */
 		strbuf_addf(&arg_time, "--time=%.0f",
-			    ceil(job_timeout(job) / 60) + 1);
+			    ceil(slurm_job_timeout(job) / 60) + 1);
 		argv[n++] = arg_time.buf;
 	}
-	path_in(dir.buf, "job.sh", &path);
+	strbuf_addf(&path, "%s/job.sh", dir.buf);
 	argv[n++] = path.buf;
 	argv[n] = NULL;
 	r = slurm_cmd(argv, &out, &code);
 	if (!r && (code || !parse_id(out.buf, id)))
 		r = sbatch_refused(s, job, &out);
 	if (!r)
-		r = write_in(dir.buf, "id", id->buf, id->len, 0);
+		r = slurm_file_write(dir.buf, "id", id->buf, id->len, 0);
 	if (!r)
 		remember(s, id->buf, dir.buf);
 out:
@@ -641,44 +328,25 @@ static int submit_array(struct slurm *s, const struct exec_job *jobs,
 	size_t k, made = 0, a = 0;
 	int r = 0, code = 0;
 
-	strbuf_addstr(&list, "#!/bin/sh\n# the tasks of a respin job array: "
-		      "each runs its job's own script\n"
-		      "case $SLURM_ARRAY_TASK_ID in\n");
+	slurm_array_begin(&list);
 	for (k = 0; k < n && !r; k++) {
 		strbuf_reset(&dir);
 		r = job_files(s, &jobs[k], 1, &dir);
 		if (r < 0)
 			break;
 		made++;
-		/*
-		 * The task's script read by this shell (no second one); one
-		 * that yields does so all of it, its tree's checkout too: by
-		 * its autogroup, else by nice.
-		 */
-		strbuf_addf(&list, "%zu) ", k);
-		if (jobs[k].yields) {
-			strbuf_addstr(&list, "if " YIELD_GROUP "then . ");
-			strbuf_add_sq(&list, dir.buf);
-			strbuf_addstr(&list, "/job.sh; else exec " YIELD_NICE
-				      "sh ");
-			strbuf_add_sq(&list, dir.buf);
-			strbuf_addstr(&list, "/job.sh; fi ;;\n");
-		} else {
-			strbuf_addstr(&list, ". ");
-			strbuf_add_sq(&list, dir.buf);
-			strbuf_addstr(&list, "/job.sh ;;\n");
-		}
-		if (t >= 0 && job_timeout(&jobs[k]) > 0 &&
-		    job_timeout(&jobs[k]) > t)
-			t = job_timeout(&jobs[k]);
-		else if (job_timeout(&jobs[k]) <= 0)
+		slurm_array_task(&list, k, dir.buf, jobs[k].yields);
+		if (t >= 0 && slurm_job_timeout(&jobs[k]) > 0 &&
+		    slurm_job_timeout(&jobs[k]) > t)
+			t = slurm_job_timeout(&jobs[k]);
+		else if (slurm_job_timeout(&jobs[k]) <= 0)
 			t = -1;		/* one without a limit: none */
 	}
-	strbuf_addstr(&list, "esac\nexit 0\n");
+	slurm_array_end(&list);
 	if (!r) {
 		strbuf_addf(&path, "%s/jobs/.array-%ld-%s.sh", s->shared,
 			    (long)getpid(), jobs[0].name);
-		r = write_in(s->shared, path.buf + strlen(s->shared) + 1,
+		r = slurm_file_write(s->shared, path.buf + strlen(s->shared) + 1,
 			     list.buf, list.len, 0755);
 	}
 	for (k = 0; k < n && !r; k++) {
@@ -688,7 +356,7 @@ static int submit_array(struct slurm *s, const struct exec_job *jobs,
 		strbuf_addf(&task, "%s-array %zu\n", jobs[0].name, k);
 		strbuf_reset(&dir);
 		job_dir(s, jobs[k].name, &dir);
-		r = write_in(dir.buf, "task", task.buf, task.len, 0);
+		r = slurm_file_write(dir.buf, "task", task.buf, task.len, 0);
 		strbuf_release(&task);
 	}
 	if (!r) {
@@ -725,7 +393,7 @@ static int submit_array(struct slurm *s, const struct exec_job *jobs,
 		strbuf_addf(&ids[k], "%s_%zu", aid.buf, k);
 		strbuf_reset(&dir);
 		job_dir(s, jobs[k].name, &dir);
-		r = write_in(dir.buf, "id", ids[k].buf, ids[k].len, 0);
+		r = slurm_file_write(dir.buf, "id", ids[k].buf, ids[k].len, 0);
 		if (!r)
 			remember(s, ids[k].buf, dir.buf);
 	}
@@ -772,9 +440,9 @@ static int slurm_lookup(struct executor *x, const char *name,
 	int r = RESPIN_ENOTFOUND, code;
 
 	job_dir(s, name, &dir);
-	if (!read_in(dir.buf, "id", &text) && parse_id(text.buf, id)) {
+	if (!slurm_file_read(dir.buf, "id", &text) && parse_id(text.buf, id)) {
 		r = 0;
-	} else if (has_file(dir.buf, "job.sh")) {
+	} else if (slurm_file_exists(dir.buf, "job.sh")) {
 		/*
 		 * sbatch ran, its id was never written: ask the queue, by
 		 * the job's name or its array's ("task": NAME K)
@@ -784,7 +452,7 @@ static int slurm_lookup(struct executor *x, const char *name,
 		const char *task = NULL;
 
 		strbuf_reset(&text);
-		if (!read_in(dir.buf, "task", &text) &&
+		if (!slurm_file_read(dir.buf, "task", &text) &&
 		    (task = strrchr(text.buf, ' '))) {
 			strbuf_addf(&arg, "--name=%.*s",
 				    (int)(task - text.buf), text.buf);
@@ -806,7 +474,7 @@ static int slurm_lookup(struct executor *x, const char *name,
 		free((char *)task);
 		/* found: the next look reads it (a job ended leaves squeue) */
 		if (!r)
-			r = write_in(dir.buf, "id", id->buf, id->len, 0);
+			r = slurm_file_write(dir.buf, "id", id->buf, id->len, 0);
 		if (r == RESPIN_ENOTFOUND)
 			remove_dir(dir.buf);
 	}
@@ -868,56 +536,6 @@ static int ask_queue(const char *id, struct strbuf *state)
 	return r;
 }
 
-/* What a job (or a chain's step) left in dir, into res. */
-static void read_result(const char *dir, const char *id, enum exec_state st,
-			struct exec_result *res)
-{
-	struct strbuf text = STRBUF_INIT;
-
-	exec_result_release(res);
-	exec_result_init(res);
-	res->state = st;
-	read_in(dir, "output", &res->run.output);
-	if (!read_in(dir, "seconds", &text))
-		res->run.seconds = strtod(text.buf, NULL);
-	if (st == EXEC_DONE) {
-		strbuf_reset(&text);
-		if (!read_in(dir, "exit", &text)) {
-			res->run.exited = 1;
-			res->run.exit_code = atoi(text.buf);
-		}
-		if (has_file(dir, "timedout")) {
-			res->state = EXEC_TIMEOUT;
-			res->run.timed_out = 1;
-			res->run.exited = 0;
-		}
-		strbuf_reset(&text);
-		if (!read_in(dir, "broken", &text)) {
-			/* the node had no tree: it never ran the command */
-			res->state = EXEC_LOST;
-			res->run.exited = 0;
-			strbuf_addf(&res->run.output, "respin: slurm job %s "
-				    "could not make the tree: %s", id,
-				    text.buf);
-		}
-	} else {
-		res->run.timed_out = st == EXEC_TIMEOUT;
-	}
-	strbuf_release(&text);
-}
-
-/* How many steps the chain in j's directory has (its "steps" file). */
-static size_t chain_steps(struct slurm_job *j)
-{
-	struct strbuf text = STRBUF_INIT;
-	size_t n = 0;
-
-	if (!read_in(j->dir, "steps", &text))
-		n = (size_t)strtoul(text.buf, NULL, 10);
-	strbuf_release(&text);
-	return n;
-}
-
 /* "\nrespin: slurm job N ended STATE" after what it printed. */
 static void say_ended(struct exec_result *res, const char *id,
 		      const char *state)
@@ -959,7 +577,7 @@ static int queue_ended(struct slurm *s, struct slurm_job *j, const char *dir,
 		j->gone = now;
 	if (ended && *st == EXEC_LOST && now - j->gone < s->grace)
 		ended = 0;
-	if (ended && !exit_written(dir))
+	if (ended && !slurm_exit_written(dir))
 		return 1;
 	if (!ended && *st <= EXEC_RUNNING && *st > j->seen)
 		j->seen = *st;
@@ -982,7 +600,7 @@ static int slurm_signalled(struct slurm_job *j, const char *dir,
 	time_t now = time(NULL);
 	int ended, code = 0, r;
 
-	if (!read_in(dir, "exit", &text))
+	if (!slurm_file_read(dir, "exit", &text))
 		code = atoi(text.buf);
 	strbuf_release(&text);
 	if (code <= 128)
@@ -1013,12 +631,12 @@ static int job_end(struct slurm *s, struct slurm_job *j, const char *dir,
 	int r;
 
 	for (;;) {
-		if (exit_written(dir)) {
+		if (slurm_exit_written(dir)) {
 			r = slurm_signalled(j, dir, &state, &st);
 			if (r < 0)
 				break;
 			if (r != 2) {
-				read_result(dir, j->id, r ? st : EXEC_DONE,
+				slurm_read_result(dir, j->id, r ? st : EXEC_DONE,
 					    res);
 				if (r)
 					say_ended(res, j->id, state.buf);
@@ -1026,7 +644,7 @@ static int job_end(struct slurm *s, struct slurm_job *j, const char *dir,
 				break;
 			}
 		} else {
-			if (has_file(dir, "started") &&
+			if (slurm_file_exists(dir, "started") &&
 			    j->seen == EXEC_PENDING)
 				j->seen = EXEC_RUNNING;
 			/* the files say pending or running; the queue the rest */
@@ -1034,7 +652,7 @@ static int job_end(struct slurm *s, struct slurm_job *j, const char *dir,
 			if (r < 0)
 				break;
 			if (r) {
-				read_result(dir, j->id, st, res);
+				slurm_read_result(dir, j->id, st, res);
 				say_ended(res, j->id, state.buf);
 				r = 0;
 				break;
@@ -1089,9 +707,9 @@ static int slurm_poll_step(struct executor *x, const char *id, size_t k,
 	if (!j)
 		return error("no slurm job %s of this respin check", id);
 	strbuf_addf(&sdir, "%s/%zu", j->dir, k);
-	if (!read_in(j->dir, "broken", &text)) {
+	if (!slurm_file_read(j->dir, "broken", &text)) {
 		/* no tree for any step */
-		read_result(sdir.buf, id, EXEC_LOST, res);
+		slurm_read_result(sdir.buf, id, EXEC_LOST, res);
 		strbuf_addf(&res->run.output, "respin: slurm job %s could "
 			    "not make the tree: %s", id, text.buf);
 		r = 0;
@@ -1099,17 +717,17 @@ static int slurm_poll_step(struct executor *x, const char *id, size_t k,
 		r = job_end(s, j, sdir.buf, block, res);
 		/* pending until this step began, though the job runs */
 		if (r == 1)
-			res->state = has_file(sdir.buf, "started") ?
+			res->state = slurm_file_exists(sdir.buf, "started") ?
 				     EXEC_RUNNING : EXEC_PENDING;
 	}
 	if (!r) {
 		strbuf_reset(&text);
-		if (!read_in(j->dir, "src", &text)) {
+		if (!slurm_file_read(j->dir, "src", &text)) {
 			strbuf_rtrim(&text);
 			strbuf_add(&res->src, text.buf, text.len);
 		}
 		remove_dir(sdir.buf);
-		if (++j->handed >= chain_steps(j)) {
+		if (++j->handed >= slurm_chain_steps(j->dir)) {
 			remove_dir(j->dir);
 			forget(j);
 		}

@@ -18,6 +18,12 @@ static enum kind_results results_of(const struct check *c)
 	return check_kind_ops(c->kind)->results;
 }
 
+/* What the grid reads of c's results' details (kind.h). */
+static enum kind_details details_of(const struct check *c)
+{
+	return check_kind_ops(c->kind)->details;
+}
+
 /*
  * A kind that never runs on the base (lint, the static kinds): its
  * base cell is empty, not missing.
@@ -196,11 +202,11 @@ static int load_cell(git_repository *repo, struct results *rs,
 					    &cell->nr_samples);
 		return r < 0 ? r : load_metrics(rs, c, cell);
 	}
-	if (c->kind == CHECK_BUILD)
+	if (details_of(c) == KIND_DETAILS_WARNINGS)
 		warning_set_parse_lines(&cell->warnings, cell->res.details ?
 					cell->res.details : "");
 	/* a static kind's cell says itself what its patch adds */
-	if (check_kind_static(c->kind))
+	if (details_of(c) == KIND_DETAILS_ADDED)
 		static_details_parse(cell->res.details, &cell->added,
 				     &cell->fixed, &cell->warnings);
 	return 0;
@@ -347,9 +353,11 @@ int grid_load(struct grid *g, git_repository *repo, struct results *rs,
 			diff_warnings(g, k);	/* the kernel's, at runtime */
 		if (results_of(&checks->items[k]) == KIND_RESULTS_SAMPLES)
 			compare_bench(g, &checks->items[k], k);
-		else if (checks->items[k].kind == CHECK_BUILD)
+		else if (details_of(&checks->items[k]) ==
+			 KIND_DETAILS_WARNINGS)
 			diff_warnings(g, k);
-		else if (checks->items[k].kind == CHECK_KSELFTEST &&
+		else if (details_of(&checks->items[k]) ==
+			 KIND_DETAILS_SELFTESTS &&
 			 (r = diff_kselftest(g, rs, &checks->items[k], k)) < 0)
 			return r;
 	}
@@ -543,7 +551,8 @@ static void cell_text(struct strbuf *out, const struct check *c,
 {
 	if (!cell->have)
 		strbuf_addstr(out, i == 0 && never_on_base(c) ? "" : "-");
-	else if (c->kind == CHECK_BUILD && cell->res.status == RESULT_PASS)
+	else if (details_of(c) == KIND_DETAILS_WARNINGS &&
+		 cell->res.status == RESULT_PASS)
 		build_text(out, cell, i);
 	else if (results_of(c) == KIND_RESULTS_SAMPLES && cell->nr_samples)
 		bench_text(out, cell, i);

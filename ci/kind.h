@@ -4,6 +4,8 @@
 
 #include "ci/engine.h"
 
+struct json;
+
 /*
  * One check kind, one file (ci/check-KIND.c), behind this interface;
  * the engine (ci/engine.c) only schedules: it finds the positions a
@@ -34,6 +36,12 @@
 					     no build chain (it moves on) */
 #define KIND_IN_GUEST		(1u << 10) /* guest = true runs it in the
 					      position's kernel (guest.c) */
+#define KIND_BUILDER		(1u << 11) /* builds the tree: the first such
+					      check makes the builds the
+					      others need (build_ensure()) */
+#define KIND_OWN_COMMAND	(1u << 12) /* runs a command of its own when
+					      respin.check.NAME.command is
+					      not set */
 
 /*
  * What a kind's stored results hold beyond a status and a summary: what
@@ -46,6 +54,22 @@ enum kind_results {
 	KIND_RESULTS_FINDINGS,		/* findings in the log (lint) */
 	KIND_RESULTS_SUBTESTS,		/* KTAP subtests in the log */
 	KIND_RESULTS_SAMPLES,		/* samples against the base (bench) */
+};
+
+/*
+ * What a version's grid (grid.c) reads from a stored result's details
+ * beyond its status and summary, and compares along the series.
+ */
+enum kind_details {
+	KIND_DETAILS_PLAIN = 0,		/* nothing (command, lint, ktap) */
+	KIND_DETAILS_WARNINGS,		/* the warnings of the whole tree, a
+					   line each: the grid diffs them with
+					   the position before (build) */
+	KIND_DETAILS_ADDED,		/* what the patch adds and fixes, said
+					   by the kind itself (the static
+					   kinds' "+ - =" lines) */
+	KIND_DETAILS_SELFTESTS,		/* subtests the grid compares with the
+					   position before (kselftest) */
 };
 
 /* One check at one position. */
@@ -73,6 +97,7 @@ struct check_kind_ops {
 	enum check_kind kind;
 	unsigned needs;		/* KIND_* */
 	enum kind_results results;	/* what versions compare */
+	enum kind_details details;	/* what the grid reads of a result */
 	double timeout;		/* seconds when none is set; 0: 600 */
 	/*
 	 * What to run for j, and its stdin: 0, 1 when there is nothing to
@@ -101,7 +126,23 @@ struct check_kind_ops {
 	 * reused for it.
 	 */
 	void (*definition)(const struct check *c, struct strbuf *out);
+	/*
+	 * Once a check's settings are read (checks.c): those of the
+	 * kind's own checked, and its defaults filled in.  0, or an error
+	 * naming the setting and what to do; NULL: nothing to check.
+	 */
+	int (*settle)(struct check *c);
+	/*
+	 * respin check --list: what c runs, in words (NULL: its command,
+	 * a bench's recipe), and the members the kind's own settings add
+	 * to c's JSON object (NULL: none).
+	 */
+	void (*describe)(const struct check *c, struct strbuf *out);
+	void (*describe_json)(const struct check *c, struct json *j);
 };
+
+/* Whether c is of a kind that builds the tree (KIND_BUILDER). */
+int check_is_builder(const struct check *c);
 
 const struct check_kind_ops *check_kind_ops(enum check_kind k);
 /*

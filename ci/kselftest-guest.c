@@ -218,7 +218,6 @@ static int take_targets(const char *out, struct ks_target *t, size_t n,
 
 	for (k = 0; k < n; k++) {
 		const char *b = find_mark(out, BEGIN_MARK, t[k].name), *e;
-		struct ktap_result kr;
 
 		if (!b) {
 			strbuf_addf(&t[k].ktap, "Bail out! %s\n", stopped ?
@@ -237,12 +236,7 @@ static int take_targets(const char *out, struct ks_target *t, size_t n,
 		kselftest_translate(b, e ? (size_t)(e - b) : strlen(b),
 				    e ? NULL : stopped ? stopped :
 				    "the guest's output ended here", &t[k].ktap);
-		ktap_result_init(&kr);
-		t[k].ran_ok = e && !ktap_parse(t[k].ktap.buf, t[k].ktap.len,
-					       &kr) &&
-			      kr.verdict == KTAP_VERDICT_PASS;
-		error_clear();
-		ktap_result_release(&kr);
+		t[k].ran_ok = e && ks_ktap_passes(&t[k].ktap);
 	}
 	return 0;
 }
@@ -275,17 +269,9 @@ static int run_all(const struct check_job *j, struct ks_target *t, size_t n,
 	ks_split_output(&res, &out, &said);
 	code = res.exited ? res.exit_code : 128 + res.signal;
 	if (res.timed_out || code == 124) {
-		v->status = RESULT_TIMEOUT;
-		strbuf_addf(&v->summary, "timeout after %.0fs", j->c->timeout);
-		engine_report(e, j->c, j->i, "TIMEOUT after %.0f s running "
-			      "the tests in the kernel (respin.check.%s."
-			      "timeout)\n", j->c->timeout, j->c->name);
-		r = 1;
+		r = ks_run_timed_out(j, "the tests in the kernel", v);
 	} else if (code == 127) {
-		v->status = RESULT_ERROR;
-		strbuf_addstr(&v->summary, "ERROR: no QEMU or no runner");
-		engine_report(e, j->c, j->i, "ERROR: %s", out.buf);
-		r = 1;
+		r = ks_run_no_runner(j, out.buf, v);
 	} else if ((code == 0 || code == 123) &&
 		   take_targets(out.buf, t, n, code ? "the guest stopped "
 				"while the tests ran" : NULL, &no_tap)) {

@@ -120,17 +120,13 @@ static int run_target(const struct check_job *j, struct ks_target *t,
 	if (res.timed_out || (res.exited && (res.exit_code == 2 ||
 					     res.exit_code == 3) &&
 			      strstr(said.buf, "timed out after"))) {
-		v->status = RESULT_TIMEOUT;
-		strbuf_addf(&v->summary, "timeout after %.0fs", j->c->timeout);
-		engine_report(e, j->c, j->i, "TIMEOUT after %.0f s running "
-			      "the %s tests (respin.check.%s.timeout)\n",
-			      j->c->timeout, t->name, j->c->name);
-		r = 1;
+		struct strbuf what = STRBUF_INIT;
+
+		strbuf_addf(&what, "the %s tests", t->name);
+		r = ks_run_timed_out(j, what.buf, v);
+		strbuf_release(&what);
 	} else if (res.exited && res.exit_code == 127) {
-		v->status = RESULT_ERROR;
-		strbuf_addstr(&v->summary, "ERROR: no QEMU or no runner");
-		engine_report(e, j->c, j->i, "ERROR: %s", t->ktap.buf);
-		r = 1;
+		r = ks_run_no_runner(j, t->ktap.buf, v);
 	} else if (!res.exited || (res.exit_code != 0 &&
 				   res.exit_code != 3)) {
 		v->status = RESULT_ERROR;
@@ -143,14 +139,7 @@ static int run_target(const struct check_job *j, struct ks_target *t,
 			       said.len ? said.len : res.output.len, 12);
 		r = 1;
 	} else {
-		struct ktap_result kr;
-
-		ktap_result_init(&kr);
-		t->ran_ok = !res.exit_code &&
-			    !ktap_parse(t->ktap.buf, t->ktap.len, &kr) &&
-			    kr.verdict == KTAP_VERDICT_PASS;
-		error_clear();
-		ktap_result_release(&kr);
+		t->ran_ok = !res.exit_code && ks_ktap_passes(&t->ktap);
 	}
 out:
 	run_result_release(&res);

@@ -75,5 +75,17 @@ void ks_step_time(const char *what, const struct run_result *res);
 /* The last lines of text into the report, ending in a newline. */
 void ks_report_tail(struct engine *e, const char *text, size_t len,
 		    size_t lines);
+/*
+ * The verdicts of a way's run that both ways give: the runner's own
+ * timeout (the check's) while running what ("the vm tests"), and a
+ * runner or QEMU missing (exit 127; said: what it printed).  Each sets
+ * v, reports it and returns 1.
+ */
+int ks_run_timed_out(const struct check_job *j, const char *what,
+		     struct check_verdict *v);
+int ks_run_no_runner(const struct check_job *j, const char *said,
+		     struct check_verdict *v);
+/* Whether ktap parses and passes (a parse error is no error here). */
+int ks_ktap_passes(const struct strbuf *ktap);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "ci/parallel.h"
 #include "ci/engine-run.h"
+#include "ci/queue-ahead.h"
 #include "ci/worktree.h"
 #include "tools/lib/error.h"
 

@@ -348,7 +348,8 @@ int resultdiff_compute(struct resultdiff *rd, struct results *rs,
 		rc->a = ca;
 		rc->b = cb;
 		/* a static kind's cell holds what its patch adds */
-		rc->added_known = check_kind_static(rc->check->kind) ||
+		rc->added_known = check_kind_ops(rc->check->kind)->details ==
+				  KIND_DETAILS_ADDED ||
 				  (added_known(a, ia, k) &&
 				   added_known(b, ib, k));
 		if (!ca || !cb) {

@@ -336,8 +336,10 @@ int results_samples_get(struct results *rs, const char *def_hash,
 	return results_samples_get_seq(rs, def_hash, key, vals, NULL, n);
 }
 
-int results_samples_add(struct results *rs, const char *def_hash,
-			const char *key, const double *vals, size_t n)
+/* Stores n samples, vals[i] under keys[i], of def_hash: all or none. */
+static int samples_insert(struct results *rs, const char *def_hash,
+			  const char *const *keys, const double *vals,
+			  size_t n)
 {
 	struct db_stmt *st;
 	size_t i;
@@ -350,7 +352,7 @@ int results_samples_add(struct results *rs, const char *def_hash,
 		       "value) VALUES (?1, ?2, ?3)");
 	for (i = 0; !r && i < n; i++) {
 		db_bind_text(st, 1, def_hash);
-		db_bind_text(st, 2, key);
+		db_bind_text(st, 2, keys[i]);
 		db_bind_double(st, 3, vals[i]);
 		r = db_step(st);
 		db_reset(st);
@@ -363,38 +365,46 @@ int results_samples_add(struct results *rs, const char *def_hash,
 	return db_commit(rs->db);
 }
 
+int results_samples_add(struct results *rs, const char *def_hash,
+			const char *key, const double *vals, size_t n)
+{
+	const char **keys = xcalloc(n + 1, sizeof(*keys));
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		keys[i] = key;
+	r = samples_insert(rs, def_hash, keys, vals, n);
+	free(keys);
+	return r;
+}
+
 int results_run_add(struct results *rs, const char *def_hash,
 		    const char *key, double value, const char *const *names,
 		    const double *vals, size_t n)
 {
-	struct strbuf k = STRBUF_INIT;
-	struct db_stmt *st;
+	struct strbuf *k = xcalloc(n + 1, sizeof(*k));
+	const char **keys = xcalloc(n + 1, sizeof(*keys));
+	double *all = xcalloc(n + 1, sizeof(*all));
 	size_t i;
 	int r;
 
-	r = db_begin(rs->db);
-	if (r < 0)
-		return r;
-	r = db_prepare(rs->db, &st, "INSERT INTO samples (def_hash, key, "
-		       "value) VALUES (?1, ?2, ?3)");
-	for (i = 0; !r && i <= n; i++) {
-		strbuf_reset(&k);
-		strbuf_addstr(&k, key);
+	/* the run's value under key, each named metric under key/NAME */
+	for (i = 0; i <= n; i++) {
+		strbuf_init(&k[i], 0);
+		strbuf_addstr(&k[i], key);
 		if (i)
-			strbuf_addf(&k, "/%s", names[i - 1]);
-		db_bind_text(st, 1, def_hash);
-		db_bind_text(st, 2, k.buf);
-		db_bind_double(st, 3, i ? vals[i - 1] : value);
-		r = db_step(st);
-		db_reset(st);
+			strbuf_addf(&k[i], "/%s", names[i - 1]);
+		keys[i] = k[i].buf;
+		all[i] = i ? vals[i - 1] : value;
 	}
-	db_finalize(st);
-	strbuf_release(&k);
-	if (r < 0) {
-		db_rollback(rs->db);
-		return r;
-	}
-	return db_commit(rs->db);
+	r = samples_insert(rs, def_hash, keys, all, n + 1);
+	for (i = 0; i <= n; i++)
+		strbuf_release(&k[i]);
+	free(k);
+	free(keys);
+	free(all);
+	return r;
 }
 
 void results_metrics_free(struct results_metric *m, size_t nr)

@@ -17,11 +17,8 @@
 CMD_MAX_LINES=${CMD_MAX_LINES:-400}
 
 # Command files over the limit today, each to be split, then taken off
-# this list.  The ci/ commands wait for the ci/ part of issue 23 (check
-# kinds in one file, the engine split); remove a line once its file is
-# within the limit.
+# this list (one path a line); empty now.
 known_long='
-ci/cmd-diff.c
 '
 
 dir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
