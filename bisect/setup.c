@@ -63,7 +63,7 @@ int bisect_pick_checks(struct check_list *l, const char *name,
 	strbuf_addstr(&only, name);
 	if (ops->needs & KIND_NEEDS_BUILD)
 		for (i = 0; i < l->nr; i++)
-			if (l->items[i].kind == CHECK_BUILD)
+			if (check_is_builder(&l->items[i]))
 				strbuf_addf(&only, ",%s", l->items[i].name);
 	r = checks_filter(l, only.buf);
 	strbuf_release(&only);

@@ -47,7 +47,7 @@ static int build_failed(struct test_probe *tp, size_t i)
 		struct result res;
 		int r, failed;
 
-		if (b->kind != CHECK_BUILD || b == tp->c)
+		if (!check_is_builder(b) || b == tp->c)
 			continue;
 		r = engine_key(tp->e->repo, tp->e->v, b, i, &key);
 		if (!r)
@@ -128,7 +128,7 @@ int test_probe_stored(struct test_probe *tp, size_t i,
 	}
 	if (r < 0)
 		goto out;
-	if (tp->c->kind != CHECK_BUILD && (r = build_failed(tp, i)) != 0) {
+	if (!check_is_builder(tp->c) && (r = build_failed(tp, i)) != 0) {
 		if (r > 0) {
 			strbuf_addstr(&tp->why[i], "does not build");
 			*out = BISECT_SKIP;
