@@ -23,6 +23,12 @@ ifeq ($(DEVELOPER),1)
 WARN += -Werror -pedantic -Wmissing-prototypes -Wstrict-prototypes \
 	-Wold-style-definition -Wdeclaration-after-statement -Wvla \
 	-Wwrite-strings -Wpointer-arith -Wformat-security -fno-common
+# and what git's adds for clang alone (the fuzz build is clang's): a
+# comma operator only where a list of expressions is meant
+DEV_CLANG = -Wcomma
+ifneq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | sed 1q)),)
+WARN += $(DEV_CLANG)
+endif
 endif
 # V=1 shows the commands instead of the short "  CC  file" lines.
 ifeq ($(V),1)
@@ -165,7 +171,7 @@ FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 600
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -I. $(PKG_CFLAGS) $(CURL_CFLAGS) -MMD -MP
+FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(DEV_CLANG) -O1 -g $(FUZZ_SAN) -I. $(PKG_CFLAGS) $(CURL_CFLAGS) -MMD -MP
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_BIN = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz-%)
 FUZZ_LIB_OBJ = $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)

@@ -63,8 +63,10 @@ void ktap_line_clean(struct strbuf *out, const char *s, size_t len)
 
 		while (b[j] == ' ')
 			j++;
-		while (isdigit((unsigned char)b[j]))
-			j++, digits++;
+		while (isdigit((unsigned char)b[j])) {
+			j++;
+			digits++;
+		}
 		if (digits && b[j] == '.') {
 			j++;
 			while (isdigit((unsigned char)b[j]))

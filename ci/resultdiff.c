@@ -125,8 +125,10 @@ static void findings_diff(struct resultdiff_check *rc,
 			finding_add(&rc->gone_findings, &a->items[i++]);
 		else if (c > 0)
 			finding_add(&rc->new_findings, &b->items[j++]);
-		else
-			i++, j++;
+		else {
+			i++;
+			j++;
+		}
 	}
 }
 

@@ -287,9 +287,11 @@ static int disown_copied(git_repository *repo, struct worktree *wt)
 		/* this repository's entry, if it names the original's path */
 		struct strbuf text = STRBUF_INIT;
 
-		if (strbuf_read_file(&text, entry_gitdir.buf) >= 0 &&
-		    (strbuf_rtrim(&text), !inside(text.buf, common)))
-			r = remove_tree(entry.buf);
+		if (strbuf_read_file(&text, entry_gitdir.buf) >= 0) {
+			strbuf_rtrim(&text);
+			if (!inside(text.buf, common))
+				r = remove_tree(entry.buf);
+		}
 		strbuf_release(&text);
 	}
 	if (r < 0)

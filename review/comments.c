@@ -242,8 +242,10 @@ static void quoted_line(struct parse *ps, const char *p, size_t n)
 	/* one level off: "> x" -> "x", ">x" -> "x" */
 	p++;
 	n--;
-	if (n && *p == ' ')
-		p++, n--;
+	if (n && *p == ' ') {
+		p++;
+		n--;
+	}
 	if (ps->text.len) {
 		/* a new quote after some text: that comment is done */
 		flush(ps);

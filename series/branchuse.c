@@ -51,11 +51,13 @@ static void add_path(struct strbuf *sb, git_repository *wt)
 static int names_ref(git_repository *wt, const char *file, const char *refname)
 {
 	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
-	int yes;
+	int yes = 0;
 
 	strbuf_addf(&p, "%s%s", git_repository_path(wt), file);
-	yes = strbuf_read_file(&text, p.buf) >= 0 &&
-	      (strbuf_rtrim(&text), !strcmp(text.buf, refname));
+	if (strbuf_read_file(&text, p.buf) >= 0) {
+		strbuf_rtrim(&text);
+		yes = !strcmp(text.buf, refname);
+	}
 	strbuf_release(&p);
 	strbuf_release(&text);
 	return yes;

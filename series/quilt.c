@@ -15,8 +15,10 @@ static char *series_line_name(const char *line, size_t len)
 {
 	size_t n = 0;
 
-	while (len && (*line == ' ' || *line == '\t'))
-		line++, len--;
+	while (len && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
 	if (!len || *line == '#')
 		return NULL;
 	while (n < len && line[n] != ' ' && line[n] != '\t' && line[n] != '#')
@@ -66,8 +68,10 @@ struct patch_text {
 static void header_value(struct strbuf *to, const char *v, size_t len)
 {
 	strbuf_setlen(to, 0);
-	while (len && (*v == ' ' || *v == '\t'))
-		v++, len--;
+	while (len && (*v == ' ' || *v == '\t')) {
+		v++;
+		len--;
+	}
 	strbuf_add(to, v, len);
 	strbuf_rtrim(to);
 }
@@ -103,8 +107,10 @@ static void split_patch(const char *text, struct patch_text *pt)
 		len = nl ? (size_t)(nl - p) : strlen(p);
 		if ((*p == ' ' || *p == '\t') && last) {
 			strbuf_addch(last, ' ');
-			while (len && (*p == ' ' || *p == '\t'))
-				p++, len--;
+			while (len && (*p == ' ' || *p == '\t')) {
+				p++;
+				len--;
+			}
 			strbuf_add(last, p, len);
 			strbuf_rtrim(last);
 		} else if (!strncasecmp(p, "From:", 5)) {
@@ -160,7 +166,7 @@ static int make_author(git_signature **out, const char *from,
 	int r;
 
 	if (*date && mail_date_parse_tz(date, &when, &tz) < 0)
-		when = 0, tz = 0;
+		when = tz = 0;
 	if (lt && gt) {
 		strbuf_add(&name, from, (size_t)(lt - from));
 		strbuf_rtrim(&name);
