@@ -26,6 +26,8 @@ runs=${BENCH_RUNS:-20}
 git init -q -b main "$repo"
 cd "$repo"
 git config gc.auto 0
+# every version recorded is a new number (none is sent here)
+git config respin.numbering track
 
 # ------------------------------------------------------------ the base
 # mm/f0.c .. mm/f7.c, twelve functions each, ~25 lines a function.

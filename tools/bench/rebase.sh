@@ -9,6 +9,8 @@ set -eu
 bench_init rebase
 git init -q "$repo" && cd "$repo"
 git config gc.auto 0
+# every version recorded is a new number (none is sent here)
+git config respin.numbering track
 
 # now: seconds since the epoch, with nanoseconds
 now() { date +%s.%N; }

@@ -12,6 +12,8 @@ bench_init tree
 NS=${BENCH_SERIES:-500}
 NC=${BENCH_COMMITS:-5000}
 git init -q "$repo" && cd "$repo"
+# every version recorded is a new number (none is sent here)
+git config respin.numbering track
 git config respin.check.build.enabled false
 git config respin.check.checkpatch.enabled false
 ms() { date +%s%3N; }
