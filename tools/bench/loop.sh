@@ -4,11 +4,12 @@
 # series sent as v1 (by each tool, through git's sendmail stand-in), 3
 # reviews come back (two Reviewed-by on patches, an Acked-by and a
 # comment on the cover letter); then each tool takes them in and gets v2
-# ready: respin trailers --apply, respin track, respin send --dry-run
-# (the cover letter carries v1's text and writes its own "Changes in
-# v2" from the range-diff); b4 trailers -u, b4 prep --edit-cover (the
-# changelog is the author's to write), b4 send --dry-run.  Counted: the
-# commands each needs; timed: the loop, median of 3 runs.
+# ready: respin trailers --apply (v1 was sent, so the rewritten series
+# is recorded as v2 there: no track), respin send --dry-run (the cover
+# letter carries v1's text and writes its own "Changes in v2" from the
+# range-diff); b4 trailers -u, b4 prep --edit-cover (the changelog is
+# the author's to write), b4 send --dry-run.  Counted: the commands each
+# needs; timed: the loop, median of 3 runs.
 set -eu
 . "$(dirname "$0")/lib.sh"
 bench_init loop
@@ -96,7 +97,6 @@ for run in 1 2 3; do
 	git checkout -q work
 	a=$(now)
 	"$respin" trailers s --apply --source "$tmp/respin-thread.mbox" >"$tmp/r1" 2>&1
-	"$respin" track s >"$tmp/r2" 2>&1
 	"$respin" send s --dry-run >"$tmp/r3" 2>&1
 	b=$(now)
 	git checkout -q b4/b4loop
@@ -115,6 +115,10 @@ for run in 1 2 3; do
 		  cat "$tmp"/r? "$tmp"/b? >&2; exit 1; }
 	grep -q "Dry-OK\|dry run" "$tmp/r3" ||
 		{ cat "$tmp/r3" >&2; echo "loop: respin send --dry-run failed" >&2; exit 1; }
+	# v2 is recorded and goes out as v2, its letter with its changes
+	grep -q "recorded as v2" "$tmp/r1" &&
+	grep -q "^Subject: \[PATCH v2 0/5\] mm/loop: five loops" "$tmp/r3" ||
+		{ cat "$tmp/r1" "$tmp/r3" >&2; echo "loop: respin did not send v2" >&2; exit 1; }
 	# back to v1 for the next run
 	git checkout -q mm-unstable
 	git update-ref refs/respin/series/s "$respin_meta"
@@ -122,4 +126,4 @@ for run in 1 2 3; do
 	git branch -q -f b4/b4loop "$b4_tip"
 done
 m_r=$(median3 $t_respin) m_b=$(median3 $t_b4)
-echo "loop: 5 patches, 3 reviews, v1 -> v2 ready to send: respin 3 commands $(printf %.2f "$m_r") s, b4 3 commands $(printf %.2f "$m_b") s (respin takes $(awk -v r="$m_r" -v b="$m_b" 'BEGIN { printf "%.2f", r / b }')x b4's time)"
+echo "loop: 5 patches, 3 reviews, v1 -> v2 ready to send: respin 2 commands $(printf %.2f "$m_r") s, b4 3 commands $(printf %.2f "$m_b") s (respin takes $(awk -v r="$m_r" -v b="$m_b" 'BEGIN { printf "%.2f", r / b }')x b4's time)"

@@ -12,7 +12,7 @@ out="$RESPIN_BUILD/bench.txt"
 status=0
 for b in "$here"/*.sh; do
 	case "$(basename "$b")" in run.sh|lib.sh) continue ;; esac
-	if [ -n "${BENCH:-}" ] && ! echo "$b" | grep -q -- "$BENCH"; then
+	if [ -n "${BENCH:-}" ] && ! basename "$b" | grep -q -- "$BENCH"; then
 		continue
 	fi
 	echo "== $(basename "$b" .sh)" >&2
