@@ -268,11 +268,7 @@ size_t changes_describe(const struct rangediff_patch *a, size_t na,
 	struct strbuf item = STRBUF_INIT;
 	size_t i, j, items = 0;
 
-	if (rangediff_compute(a, na, b, nb, RANGEDIFF_CREATION_FACTOR,
-			      &rd) == 0) {
-		rangediff_pair_by_title(&rd);
-		splits_find(&rd, &sp);
-	} else {
+	if (splits_pair_versions(a, na, b, nb, &rd, &sp) < 0) {
 		error_clear();
 		rd.na = na;
 		rd.nb = nb;

@@ -497,3 +497,30 @@ int comment_addressed(const struct comment *c, const char *old_msg,
 	strbuf_release(&minus);
 	return changed;
 }
+
+size_t comment_holds(const struct comment *c, const char *diff)
+{
+	struct strbuf changed = STRBUF_INIT, ctx = STRBUF_INIT;
+	const char *p = c->quote.buf, *end = p + c->quote.len;
+	size_t score = 0;
+
+	if (!diff)
+		return 0;
+	changed_lines(diff, c->file, &changed);
+	context_lines(diff, c->file, &ctx);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n > 1 && (((*p == '+' || *p == '-') &&
+			       has_line(&changed, p, n)) ||
+			      (*p == ' ' && has_line(&ctx, p, n))))
+			score += 2;
+		p = nl ? nl + 1 : end;
+	}
+	if (c->file && (changed.len || ctx.len))
+		score++;
+	strbuf_release(&changed);
+	strbuf_release(&ctx);
+	return score;
+}

@@ -59,4 +59,13 @@ int comment_addressed(const struct comment *c, const char *old_msg,
 		      const char *old_diff, const char *new_msg,
 		      const char *new_diff);
 
+/*
+ * How much of what c quotes diff holds: two for each line the comment
+ * quotes that diff adds, removes or keeps as context (in c's file when
+ * it has one), one more when diff touches c's file.  0 for a NULL diff.
+ * For following a comment into the part of a split patch that holds
+ * its lines.
+ */
+size_t comment_holds(const struct comment *c, const char *diff);
+
 #endif

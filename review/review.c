@@ -94,6 +94,29 @@ static int marked(const char *done, const char *msgid, size_t n)
 	return 0;
 }
 
+/*
+ * The patch of w comment c is followed into: of the patches holding
+ * the lines of its patch (its pair, the parts it was split into), the
+ * one that holds most of what c quotes, the pair on a tie.  Its index
+ * in parts, and in *score how much it holds.
+ */
+static size_t follow(const struct comment *c, const struct next_parts *parts,
+		     char **diffs, size_t *score)
+{
+	size_t i, best = 0;
+
+	*score = 0;
+	for (i = 0; i < parts->nr; i++) {
+		size_t sc = comment_holds(c, diffs[i]);
+
+		if (sc > *score) {
+			*score = sc;
+			best = i;
+		}
+	}
+	return best;
+}
+
 static void reply_states(git_repository *repo, const struct series *s,
 			 const struct series_version *w,
 			 const struct next_pairs *pairs, struct mailset *ms,
@@ -101,21 +124,29 @@ static void reply_states(git_repository *repo, const struct series *s,
 			 const char *old_diff, struct review_reply *rr)
 {
 	const struct ms_msg *m = &ms->msgs[rr->msg];
-	char *nd = NULL;
-	size_t k, j, np = 0;
+	const struct next_parts *parts = NULL;
+	char **nds = NULL;
+	size_t k, j, i;
 
 	rr->states = xcalloc(rr->comments.nr + 1, sizeof(*rr->states));
 	rr->why = xcalloc(rr->comments.nr + 1, sizeof(*rr->why));
-	if (w && rr->target) {
-		np = rr->target <= pairs->nv ?
-		     (size_t)pairs->next[rr->target - 1] : 0;
-		if (np)
-			nd = next_diff(repo, s, w, np);
+	if (w && rr->target && rr->target <= pairs->nv) {
+		parts = &pairs->parts[rr->target - 1];
+		nds = xcalloc(parts->nr + 1, sizeof(*nds));
+		for (i = 0; i < parts->nr; i++)
+			nds[i] = next_diff(repo, s, w, (size_t)parts->w[i]);
 	}
 	for (k = 0; k < rr->comments.nr; k++) {
 		const struct comment *c = &rr->comments.items[k];
 		struct strbuf why = STRBUF_INIT;
+		size_t np = 0, held = 0;
+		const char *nd = NULL;
 
+		if (parts && parts->nr) {
+			i = follow(c, parts, nds, &held);
+			np = (size_t)parts->w[i];
+			nd = nds[i];
+		}
 		if (marked(done, m->msgid, k + 1)) {
 			rr->states[k] = REVIEW_DONE;
 		} else if (w && rr->target && old_diff &&
@@ -154,11 +185,18 @@ static void reply_states(git_repository *repo, const struct series *s,
 				comment_list_release(&ans);
 				strbuf_release(&body);
 			}
+			/* split in w: say which part its lines went to */
+			if (rr->states[k] == REVIEW_OPEN && parts &&
+			    parts->nr > 1 && held)
+				strbuf_addf(&why, "in v%d %zu/%zu", w->number,
+					    np, w->nr_patches);
 		}
 		rr->why[k] = why.len ? strbuf_detach(&why, NULL) : NULL;
 		strbuf_release(&why);
 	}
-	free(nd);
+	for (i = 0; parts && i < parts->nr; i++)
+		free(nds[i]);
+	free(nds);
 }
 
 static int collect(git_repository *repo, struct series *s,

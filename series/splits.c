@@ -407,3 +407,18 @@ void splits_to_json(const struct splits *sp, struct json *j)
 	}
 	json_array_end(j);
 }
+
+int splits_pair_versions(const struct rangediff_patch *a, size_t na,
+			 const struct rangediff_patch *b, size_t nb,
+			 struct rangediff *rd, struct splits *sp)
+{
+	int r;
+
+	memset(sp, 0, sizeof(*sp));
+	r = rangediff_compute(a, na, b, nb, RANGEDIFF_CREATION_FACTOR, rd);
+	if (r < 0)
+		return r;
+	rangediff_pair_by_title(rd);
+	splits_find(rd, sp);
+	return 0;
+}

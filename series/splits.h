@@ -56,6 +56,18 @@ struct splits {
 void splits_find(const struct rangediff *rd, struct splits *out);
 void splits_release(struct splits *s);
 
+/*
+ * The pairing of two versions that respin diff shows and every command
+ * that follows a patch from one version to the next uses (review,
+ * the cover's changes): git's range-diff at RANGEDIFF_CREATION_FACTOR,
+ * then the pairs by title, then the splits and squashes.  rd borrows a
+ * and b; rd and sp are set up here, release both either way.  Returns 0
+ * or a negative code.
+ */
+int splits_pair_versions(const struct rangediff_patch *a, size_t na,
+			 const struct rangediff_patch *b, size_t nb,
+			 struct rangediff *rd, struct splits *sp);
+
 /* The item in which old patch i (side 0) or new patch j (side 1) is. */
 const struct splits_item *splits_of(const struct splits *s, int side,
 				    int index);
