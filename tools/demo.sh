@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make demo: respin's main job on a built-in example.  Makes a small
-# kernel-shaped repository, records a 3-patch series as v1, reworks it
-# the way a v2 usually goes (a patch changed after review, two swapped,
-# one added), records v2, shows what changed between them, checks
-# every patch (build, checkpatch, selftests) and writes the mail.
+# kernel-shaped repository, records a 3-patch series as v1, marks it
+# sent, reworks it the way a v2 usually goes (a patch changed after
+# review, two swapped, one added), records v2, shows what changed
+# between them, checks every patch (build, checkpatch, selftests) and
+# writes the mail.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RESPIN_BUILD:=$here/../build}"
@@ -25,6 +26,10 @@ git checkout -q topic
 echo "A kernel-shaped tree in $dir/linux with a 3-patch series on mm-unstable."
 run git log --oneline mm-unstable..topic
 run respin track demo --base mm-unstable
+# v1 goes to the list (respin send does it and records its Message-ID;
+# here, by hand): a version is numbered by what was sent, so the next
+# change recorded is v2.
+run respin track demo --mark-sent "<demo-v1-0@example.org>"
 
 # v2: review asked for a change in patch 2, patches 1 and 3 swap, and a
 # new patch 4 joins.

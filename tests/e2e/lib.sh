@@ -130,10 +130,6 @@ git config --global user.name 'C O Mitter'
 git config --global user.email 'committer@example.org'
 git config --global init.defaultBranch main
 git config --global gc.auto 0
-# The tests written before versions were numbered by what was sent
-# record a new number on every change; those of the numbering
-# (t0561-t0563) unset it.
-git config --global respin.numbering track
 git config --global advice.detachedHead false
 
 # fd 7: where helpers explain a failure.  Outside a test it is stderr;
@@ -749,6 +745,15 @@ kernel_test_repo() {
 			--enable MIGRATION $_ktr_opts . "$TRASH/cfg" >/dev/null &&
 		cp "$TRASH/cfg/.config" .config
 	fi
+}
+
+# mark_sent NAME: the latest version of series NAME marked sent, as an
+# author who sends it by hand does (respin track --mark-sent, with a
+# Message-ID of its own), so that the next change recorded is a new
+# version: versions are numbered by what was sent.
+mark_sent() {
+	_ms=$(git rev-parse --short=12 "refs/respin/series/$1") &&
+	respin track "$1" --mark-sent "<$1-$_ms@example.org>" >/dev/null
 }
 
 # track_three_patches: in the fixture (the current directory), the

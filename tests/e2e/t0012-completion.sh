@@ -11,7 +11,7 @@ GITCOMP=/usr/share/bash-completion/completions/git
 
 make_fixture k && cd k || { echo "Bail out! no fixture"; exit 1; }
 track_three_patches >/dev/null || { echo "Bail out! no series"; exit 1; }
-git commit -q --amend -m "mm: third, v2" && respin track a >/dev/null &&
+mark_sent a && git commit -q --amend -m "mm: third, v2" && respin track a >/dev/null &&
 	respin track other --base mm-unstable~0 >/dev/null 2>&1
 
 # complete WORD...: what bash would offer for the last word, a line each

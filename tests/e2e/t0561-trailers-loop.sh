@@ -6,7 +6,6 @@
 # b4 trailers -u run beside it on the same branch and mail.
 . "$(dirname "$0")/lib.sh"
 
-git config --global --unset respin.numbering
 git send-email --help >/dev/null 2>&1 || test_skip_all "git send-email is not installed (make deps)"
 make_fixture k && cd k || exit 1
 git config user.name "A U Thor" && git config user.email author@example.org

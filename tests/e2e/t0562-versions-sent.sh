@@ -6,7 +6,6 @@
 # the base stays the ref tracked after a rebase onto a commit of it.
 . "$(dirname "$0")/lib.sh"
 
-git config --global --unset respin.numbering
 git send-email --help >/dev/null 2>&1 || test_skip_all "git send-email is not installed (make deps)"
 
 # tip N: the tip of version N of series a
@@ -154,6 +153,27 @@ test_expect_success 'git am of an imported version: track links it, trailers --a
 	test_grep "^Reviewed-by: Rita Rev <rita@example.org>$" m2 &&
 	respin diff m v1 v2 >d &&
 	test_grep "2: .* ! 2: " d
+'
+
+# The old numbering, still there for those who want it: every change
+# recorded is a new version, sent or not.
+cd "$TRASH" && make_fixture old && cd old || exit 1
+git config user.name "A U Thor" && git config user.email author@example.org
+git config respin.numbering track
+git checkout -q -b work mm-unstable && commit_three_patches || exit 1
+
+test_expect_success 'respin.numbering track: each change a new number, nothing sent' '
+	respin track a --base mm-unstable >out &&
+	test_grep "^a v1: 3 patches on mm-unstable" out &&
+	git commit -q --amend -m "mm/vmscan: add vmscan_extra()" -m "A helper, for later." \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track a >out &&
+	test_grep "^a v2: 3 patches on mm-unstable" out &&
+	git config respin.numbering sent &&
+	git commit -q --amend -m "mm/vmscan: add vmscan_extra()" -m "A helper; later." \
+		-m "Signed-off-by: A U Thor <author@example.org>" &&
+	respin track a >out &&
+	test_grep "^a v2 revised: " out
 '
 
 test_done
