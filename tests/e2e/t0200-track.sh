@@ -38,8 +38,8 @@ test_expect_success 'the same patches again record nothing' '
 	refs_snapshot after && check_same before after
 '
 
-test_expect_success 'a reworded message makes v2; the base is remembered' '
-	tick &&
+test_expect_success 'v1 sent, a reworded message makes v2; the base is remembered' '
+	mark_sent foo && tick &&
 	git commit -q --amend -m "mm: change 3, reworded" &&
 	respin track foo >out &&
 	test_grep "^foo v2: 3 patches on mm-unstable" out &&
@@ -102,6 +102,8 @@ test_expect_success '--help works everywhere, even outside a repository' '
 '
 
 # ---- errors: a message, git's exit codes, refs untouched ----
+# v2 sent: the next change recorded (after the lock test) is v3
+mark_sent foo
 refs_snapshot "$TRASH/refs-before"
 refs_unchanged() { refs_snapshot "$TRASH/refs-now" && check_same "$TRASH/refs-before" "$TRASH/refs-now"; }
 

@@ -15,6 +15,7 @@ for f in a b c; do
 done
 respin track s --base mm-unstable >/dev/null
 respin format s --stdout >"$TRASH/v1.mbox"
+mark_sent s
 # v2: c first, b edited, a dropped, d added
 git checkout -q -b v2 mm-unstable
 tick; sed -i "s/^c line 10$/c line 10 changed/" mm/c.c

@@ -251,6 +251,7 @@ echo one >ONE && git add ONE && git commit -qm "one: add" -m "One." \
 	-m "Reviewed-by: Real Reviewer <real@example.org>
 Signed-off-by: A U Thor <author@example.org>"
 respin track k --base mm-unstable >/dev/null
+mark_sent k
 git commit -q --amend -m "one: add" -m "One." -m "Signed-off-by: A U Thor <author@example.org>"
 respin track k >/dev/null
 
