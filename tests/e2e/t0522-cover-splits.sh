@@ -47,9 +47,9 @@ test_expect_success 'v2: the helpers patch split in three, with new titles' '
 	helper scan_two && commit "mm/vmscan: add scan_two()" &&
 	helper scan_three && commit "mm/vmscan: add scan_three()" &&
 	last &&
-	respin track s >/dev/null &&
+	mark_sent s && respin track s >/dev/null &&
 	respin cover s >v2 && cat v2 &&
-	sed -n "/^Changes in v2:$/,/^---$/p" v2 >changes &&
+	sed -n "/^Changes in v2:$/,/^---$/p" v2 | grep -v "^- Link to v" >changes &&
 	cat >want <<-\EOF &&
 	Changes in v2:
 	- Split "mm/vmscan: add the scan helpers" (was 2/3) into 2/5, 3/5, 4/5
@@ -66,9 +66,9 @@ test_expect_success 'v3: two of them squashed back into one' '
 	commit "mm/vmscan: add scan_one() and scan_two()" &&
 	helper scan_three && commit "mm/vmscan: add scan_three()" &&
 	last &&
-	respin track s >/dev/null &&
+	mark_sent s && respin track s >/dev/null &&
 	respin cover s >v3 && cat v3 &&
-	sed -n "/^Changes in v3:$/,/^$/p" v3 >changes &&
+	sed -n "/^Changes in v3:$/,/^$/p" v3 | grep -v "^- Link to v" >changes &&
 	cat >want <<-\EOF &&
 	Changes in v3:
 	- 2/4 "mm/vmscan: add scan_one() and scan_two()": squashed from 2/5, 3/5
@@ -121,9 +121,9 @@ test_expect_success 'the same titles on other code: rewritten, not split' '
 	helper reclaim_one && commit "mm/vmscan: add scan_one() and scan_two()" &&
 	helper reclaim_two && commit "mm/vmscan: add scan_three()" &&
 	last &&
-	respin track s >/dev/null &&
+	mark_sent s && respin track s >/dev/null &&
 	respin cover s >v4 && cat v4 &&
-	sed -n "/^Changes in v4:$/,/^$/p" v4 >changes &&
+	sed -n "/^Changes in v4:$/,/^$/p" v4 | grep -v "^- Link to v" >changes &&
 	test_grep ! "Split\|squashed" changes &&
 	respin diff -s s v3 v4 >out && test_grep ! "split\|squashed" out &&
 	test_grep "2/4 \"mm/vmscan: add scan_one() and scan_two()\": code changed" changes
