@@ -78,6 +78,7 @@ git commit -qam "mm/vmscan: add vmscan_extra() for the scanner" \
 tick
 printf '\n/* a note */\n' >>mm/vmscan.c
 git commit -qam "mm/vmscan: a note" -m "Signed-off-by: A U Thor <author@example.org>"
+mark_sent k
 respin track k --base mm-unstable >/dev/null
 
 cat >"$TRASH/editor.sh" <<EOE
@@ -115,7 +116,7 @@ test_expect_success '--edit starts from the last text with a v2 section, stores 
 test_expect_success 'v2: the changelog has the user entries and what respin knows' '
 	respin cover k --no-results >out && cat out &&
 	test "$(head -n 1 out)" = "Subject: [PATCH v2 0/3] mm/compaction: small fixes" &&
-	sed -n "/^Changes in v2:$/,/^$/p" out >changes &&
+	sed -n "/^Changes in v2:$/,/^$/p" out | grep -v "^- Link to v1: " >changes &&
 	cat >want <<-\EOW &&
 	Changes in v2:
 	- Dropped the marker, as asked by R Eviewer.
@@ -180,12 +181,16 @@ test_expect_success 'a template in git config lays it out; empty parts leave no 
 	Subject: [PATCH v2 0/3] mm/compaction: small fixes
 
 	mm/compaction: small fixes (k v2, 3 patches)
+	Link to v1: https://lore.kernel.org/all/$(respin show k@v1 --json | sed -n "s/^  \"message_id\": \"\(.*\)\",$/\1/p")/
 	These patches guard fragmentation_index() and add a helper.
 	Changes in v2:
 	- Dropped the marker, as asked by R Eviewer.
 	EOW
-	head -n 6 out >got && check_same want got &&
+	head -n 7 out >got && check_same want got &&
 	test_grep "^base: $(git rev-parse mm-unstable)$" out &&
+	respin cover k@v1 --no-results >out1 && cat out1 &&
+	sed -n 3p out1 >got1 && echo "mm/compaction: small fixes (k v1, 3 patches)" >want1 &&
+	check_same want1 got1 && test_grep ! "^Link to\|^Changes in" out1 &&
 	git config --unset respin.cover.template
 '
 
