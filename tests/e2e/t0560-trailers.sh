@@ -154,8 +154,10 @@ test_expect_success '--apply: the trailers before the submitter'"'"'s Signed-off
 	test "$(git log --format=%an%ae $old~3..$old)" = "$(git log --format=%an%ae work~3..work)"
 '
 
-test_expect_success 'the recorded version is as it was' '
-	respin show a --json >j && test_grep "\"tip\": \"$(git rev-parse work@{1})\"" j
+test_expect_success 'v1 is as it was; v1 was sent, so --apply recorded v2' '
+	respin show a@v1 --json >j && test_grep "\"tip\": \"$(git rev-parse work@{1})\"" j &&
+	respin show a --json >j && test_grep "\"tip\": \"$(git rev-parse work)\"" j &&
+	test_grep "\"version\": 2," j
 '
 
 test_expect_success 'a second --apply on the new tip: nothing twice' '
@@ -171,7 +173,7 @@ test_expect_success 'a changed patch: its trailers are not carried, and it says 
 	git checkout -q $v1~1 && sed -i "s/int unused_marker;/int unused_marker2;/" mm/compaction.c &&
 	git commit -q --amend -a --no-edit && git cherry-pick $v1 >/dev/null &&
 	git branch -f work HEAD && git checkout -q work &&
-	respin track a >/dev/null &&
+	mark_sent a && respin track a >/dev/null &&
 	respin trailers a@v3 --source all.mbox >out &&
 	test_grep "^a v3: 3 trailers to add, 0 there already, 2 not carried$" out &&
 	test_grep "^    - Tested-by: Tess Ter <tess@example.org>  (v1 2/3, <r3@example.org>; not carried: its diff changed since v1)$" out &&
