@@ -148,7 +148,7 @@ test_expect_success 'v2 changes only patch 3: only patch 3 is looked at again' '
 	tick &&
 	echo "more again" >>COPYING &&
 	git commit -q --amend -a --no-edit &&
-	respin track k >/dev/null &&
+	mark_sent k && respin track k >/dev/null &&
 	respin check k >out &&
 	test_grep "^5 run, 11 reused, 0 failed$" out &&
 	cells sparse >got && echo "+1 ok ok -1" >want && check_same want got
@@ -159,7 +159,7 @@ test_expect_success 'diff --results, the cover letter and the patch mail show th
 	sed -i "s|^/\* kdoc: no description for foo \*/|/* kdoc: no description for bar */|" mm/compaction.c &&
 	git commit -q -a --fixup HEAD~2 &&
 	GIT_SEQUENCE_EDITOR=true git rebase -q -i --autosquash static-base &&
-	respin track k >/dev/null &&
+	mark_sent k && respin track k >/dev/null &&
 	respin check k >out &&
 	respin diff k v2 v3 --results >d &&
 	test_grep "kdoc: -1 warning: mm/compaction.c: warning: no description for foo" d &&
