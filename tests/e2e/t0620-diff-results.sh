@@ -85,7 +85,7 @@ printf '\nint vmscan_extra(void)\n{\n\treturn 2;\n}\n' >>mm/vmscan.c
 git commit -qam "mm/vmscan: add vmscan_extra()" \
 	-m "A helper for later." \
 	-m "Signed-off-by: A U Thor <author@example.org>"
-respin track k >/dev/null
+mark_sent k && respin track k >/dev/null
 
 # hashes: the pairing lines without their abbreviated commits
 hashes() {
@@ -186,7 +186,7 @@ test_expect_success 'dropped and added patches: their results in one line' '
 	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
 	git commit -qam "mm/page_alloc: a note for later" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >/dev/null && respin check k >out 2>err &&
+	mark_sent k && respin track k >/dev/null && respin check k >out 2>err &&
 	respin diff k v2 v3 --results -s >out && hashes out >got &&
 	cat >want <<-\EOF &&
 	1:  HASH = 1:  HASH mm/compaction: guard fragmentation_index() against a zero request
@@ -207,7 +207,7 @@ test_expect_success 'a bench that got worse, either way round' '
 	echo "/* page_alloc: nothing here yet */" >>mm/page_alloc.c &&
 	git commit -qam "mm/page_alloc: a note for later" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >/dev/null && respin check k >out 2>err &&
+	mark_sent k && respin track k >/dev/null && respin check k >out 2>err &&
 	respin diff k v4 v3 --results -s --creation-factor 200 >out &&
 	test_grep "^    results: ops: +10.0% \* -> -0.1% against the base; v3 against v4: -9.1% \*, worse$" out &&
 	git config respin.check.ops.higher false &&
