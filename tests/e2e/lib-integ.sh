@@ -19,6 +19,11 @@ ci() {	# ci FILE LINE SUBJECT...: append LINE to FILE and commit
 }
 
 make_integ() {
+	# The versions stand for versions a maintainer took from the list,
+	# each a number of its own; made here by track, with no mail (a
+	# Message-ID would have replace ask lore for their tags), so in the
+	# numbering that gives each recorded change a new number.
+	git config respin.numbering track
 	git config respin.check.build.enabled false
 	git config respin.check.checkpatch.enabled false
 	git checkout -q -b upstream mm-unstable &&
