@@ -45,6 +45,7 @@ test_expect_success 'setup: v1 tracked and checked' '
 '
 
 test_expect_success 'mm-unstable rebuilt with the same tree: rebased, every result reused' '
+	mark_sent k &&
 	git branch -f mm-unstable \
 		$(git commit-tree -m "mm-unstable rebuilt" mm-unstable^{tree}) &&
 	respin rebase k >out &&
@@ -79,6 +80,7 @@ test_expect_success 'an older respin keeps the mark: it is a line of its own in 
 '
 
 test_expect_success 'dry run on a base with an unrelated commit: all clean, nothing written' '
+	mark_sent k &&
 	base_change kernel/printk.c "s/(\n)/\$1\/\* printk: more to come \*\/\n/" \
 		"printk: a comment" &&
 	git for-each-ref >refs.before && git count-objects -v >objs.before &&
@@ -92,6 +94,7 @@ test_expect_success 'dry run on a base with an unrelated commit: all clean, noth
 '
 
 test_expect_success 'rebased onto it: the range-diff shows every patch unchanged' '
+	mark_sent k &&
 	respin rebase k >out &&
 	test_grep "^k v3 recorded: 3 patches of v2 rebased" out &&
 	respin diff k >diff.out && same_pairs 3 &&
@@ -100,6 +103,7 @@ test_expect_success 'rebased onto it: the range-diff shows every patch unchanged
 '
 
 test_expect_success 'a base change inside a hunk context: that patch needs a 3-way merge' '
+	mark_sent k &&
 	base_change mm/vmscan.c \
 		"s/\tif \(zone->nr_inactive < zone->nr_active\)\n/\tif (zone->nr_active > zone->nr_inactive)\n/" \
 		"mm/vmscan: turn a comparison" &&
@@ -115,6 +119,7 @@ test_expect_success 'a base change inside a hunk context: that patch needs a 3-w
 '
 
 test_expect_success 'a conflict: the patch, file and hunk named; nothing recorded' '
+	mark_sent k &&
 	base_change mm/vmscan.c \
 		"s/\tnr_reclaimed = shrink_inactive_list\(zone, nr_scan\);/\tnr_reclaimed = shrink_inactive_list(zone, nr_scan + 1);/" \
 		"mm/vmscan: scan one more" &&
@@ -139,6 +144,7 @@ test_expect_success 'the worktree is a real git worktree with the markers' '
 '
 
 test_expect_success 'a second rebase is refused while one is in progress' '
+	mark_sent k &&
 	test_expect_code 128 respin rebase k 2>err &&
 	test_grep "fatal: a rebase of k is in progress (patch 2/3 of v4 onto mm-unstable" err &&
 	test_grep "hint: .* --continue" err &&
@@ -157,6 +163,7 @@ test_expect_success '--abort leaves everything as it was' '
 '
 
 test_expect_success 'a worktree without a state (a crash before it was written) goes at the next rebase' '
+	mark_sent k &&
 	test_expect_code 1 respin rebase k >out &&
 	rm .git/respin/rebase/k.state &&
 	test_path_is_dir "$WT" &&
@@ -218,6 +225,7 @@ test_expect_success 'a crash after recording, before the state went: --continue 
 '
 
 test_expect_success 'a resolution committed in the worktree with git is taken as it is' '
+	mark_sent k &&
 	base_change mm/page_alloc.c \
 		"s/\t\tfree \+= zone->nr_free\[order\] << order;/\t\tfree += (unsigned long)zone->nr_free[order] << order;/" \
 		"mm/page_alloc: widen before shifting" &&
@@ -238,6 +246,7 @@ test_expect_success 'a resolution committed in the worktree with git is taken as
 '
 
 test_expect_success '--branch: refused on a dirty checkout, or a branch elsewhere; nothing recorded' '
+	mark_sent k &&
 	git reset -q --hard $(tip 6) &&
 	base_change kernel/printk.c "s/more to come/more to come, soon/" "printk: soon" &&
 	git for-each-ref >refs.before &&
@@ -255,6 +264,7 @@ test_expect_success '--branch: refused on a dirty checkout, or a branch elsewher
 '
 
 test_expect_success '--branch moves the branch and its checkout to the new tip' '
+	mark_sent k &&
 	respin rebase k --branch topic >out &&
 	test_grep "^k v7 recorded" out &&
 	test_grep "^branch topic moved to v7 (was $(git rev-parse --short=12 $(tip 6)))$" out &&
@@ -265,6 +275,7 @@ test_expect_success '--branch moves the branch and its checkout to the new tip' 
 '
 
 test_expect_success 'onto the base it is on already: nothing to do' '
+	mark_sent k &&
 	git for-each-ref >refs.before &&
 	respin rebase k >out &&
 	test_grep "^k v7 is on mm-unstable (.*) already; nothing to rebase$" out &&
@@ -272,6 +283,7 @@ test_expect_success 'onto the base it is on already: nothing to do' '
 '
 
 test_expect_success 'errors: no such series, nothing in progress, a bad --onto' '
+	mark_sent k &&
 	test_expect_code 128 respin rebase nosuch 2>err &&
 	test_grep "^fatal: no series named .nosuch." err &&
 	test_expect_code 128 respin rebase k --continue 2>err &&
@@ -292,6 +304,7 @@ test_expect_success 'a version recorded from mail only: nothing to pick' '
 '
 
 test_expect_success 'the series changed during a pause: --continue records nothing' '
+	mark_sent k &&
 	base_change mm/vmscan.c "s/nr_scan \+ 1\);/nr_scan + 2);/" \
 		"mm/vmscan: scan two more" &&
 	test_expect_code 1 respin rebase k >out &&
