@@ -26,7 +26,7 @@ test_expect_success 'setup: v1, and v2 with the code of patch 2 changed' '
 	sed -i "s/sc->nr_to_reclaim - sc->nr_reclaimed + 1)/sc->nr_to_reclaim - sc->nr_reclaimed)/" mm/vmscan.c &&
 	tick && git commit -q -a --amend --no-edit &&
 	git cherry-pick topic >/dev/null &&
-	respin track k >out && test_grep "^k v2: 3 patches" out &&
+	mark_sent k && respin track k >out && test_grep "^k v2: 3 patches" out &&
 	git checkout -q topic
 '
 
@@ -36,7 +36,8 @@ test_expect_success 'one patch changed: "<its title>-fix", from the user' '
 	test_grep "^From: A U Thor <author@example.org>$" fix.mbox &&
 	test_grep "^Date: [A-Z][a-z][a-z], [0-9]* [A-Z][a-z][a-z] 20[0-9][0-9] [0-9:]* +0000$" fix.mbox &&
 	test_grep "^Subject: \[PATCH\] mm/vmscan: do not scan far past nr_to_reclaim-fix$" fix.mbox &&
-	test_grep "^The changes from v1 to v2 of \"k\", as one patch on top of v1" fix.mbox &&
+	test_grep "^The changes since v1 of \"k\", as one patch on top of v1: with it applied," fix.mbox &&
+	test_grep "^the tree is the series. as it is now (not sent as a version of its own)\.$" fix.mbox &&
 	test_grep "^- 2/3 \"mm/vmscan: do not scan far past nr_to_reclaim\": code changed$" fix.mbox &&
 	test_grep ! "^- [13]/3" fix.mbox &&
 	test_grep "^Signed-off-by: A U Thor <author@example.org>$" fix.mbox &&
@@ -63,7 +64,7 @@ test_expect_success 'several changes, a binary file, a rename, a mode: "<title>-
 	git add -A mm tools && tick &&
 	git commit -q -m "mm: firmware and a rename" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >out && test_grep "^k v3: 4 patches" out &&
+	mark_sent k && respin track k >out && test_grep "^k v3: 4 patches" out &&
 	printf "mm: reclaim and compaction tweaks\n\nThe body.\n" >cover.txt &&
 	respin cover k --file cover.txt >/dev/null &&
 	git checkout -q topic &&
@@ -88,14 +89,14 @@ test_expect_success 'different bases: refused unless --force, which carries the 
 	git checkout -q mm-unstable &&
 	echo "/* more */" >>kernel/printk.c && tick && git commit -q -a -m "printk: more" &&
 	git checkout -q topic &&
-	respin rebase k >/dev/null &&
+	mark_sent k && respin rebase k >/dev/null &&
 	test_expect_code 128 respin fixup k v3 v4 >out 2>err &&
 	test_must_be_empty out &&
 	test_grep "^fatal: v3 is on $(git rev-parse --short=12 mm-unstable~1) and v4 on $(git rev-parse --short=12 mm-unstable): a diff of the two would carry every change between the bases$" err &&
 	test_grep "^hint: give --force" err &&
 	respin fixup k v3 v4 --force >fix4.mbox &&
-	test_grep "^v3 and v4 stand on different bases: this carries the change between the$" fix4.mbox &&
-	test_grep "^bases too.$" fix4.mbox &&
+	test_grep "^v3 and the series now stand on different bases: this carries the change$" fix4.mbox &&
+	test_grep "^between the bases too.$" fix4.mbox &&
 	test_grep "^ kernel/printk.c | 1 +$" fix4.mbox &&
 	am_gives fix4.mbox 3 4
 '
@@ -103,7 +104,7 @@ test_expect_success 'different bases: refused unless --force, which carries the 
 test_expect_success 'versions that end in the same tree: nothing to fix up' '
 	git branch -f mm-unstable \
 		$(git commit-tree -m "mm-unstable rebuilt" mm-unstable^{tree}) &&
-	respin rebase k >/dev/null &&
+	mark_sent k && respin rebase k >/dev/null &&
 	test_expect_code 1 respin fixup k v4 v5 >out 2>err &&
 	test_must_be_empty out &&
 	test_grep "^nothing to fix up: v4 and v5 of k end in the same tree$" err
@@ -114,7 +115,7 @@ test_expect_success 'a binary file changed: full index lines, and git am applies
 	printf "\000\001\002fw2\377\n" >mm/firmware.bin &&
 	tick && git commit -q -a --amend -m "mm: firmware 2 and a rename" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
-	respin track k >out && test_grep "^k v6: 4 patches" out &&
+	mark_sent k && respin track k >out && test_grep "^k v6: 4 patches" out &&
 	git checkout -q topic &&
 	respin fixup k v5 v6 >fix6.mbox &&
 	test_grep "^Subject: \[PATCH\] mm: firmware 2 and a rename-fix$" fix6.mbox &&
