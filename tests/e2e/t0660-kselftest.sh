@@ -188,7 +188,7 @@ test_expect_success 'a second check runs nothing' '
 test_expect_success 'a v2 changing only patch 3 builds and runs only patch 3' '
 	sed -i "s/return nosuch/return 0/" tools/testing/selftests/mm/delta.c &&
 	git commit -q --amend -a --no-edit &&
-	respin track k --tip HEAD >/dev/null &&
+	mark_sent k && respin track k --tip HEAD >/dev/null &&
 	test_expect_code 1 respin check k >out 2>err &&
 	test_grep "^1 run, 3 reused, 1 failed$" out &&
 	test "$(programs)" = 4 &&

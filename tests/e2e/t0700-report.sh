@@ -54,7 +54,7 @@ test_expect_success 'v1 and v2 are checked, two benches each' '
 	tick &&
 	sed -i "s/^int vmscan_extra(void) { return 1; }   $/int vmscan_extra(void)\n{\n\treturn 2;\n}/" mm/vmscan.c &&
 	git commit -q --amend -a --no-edit &&
-	respin track k >/dev/null &&
+	mark_sent k && respin track k >/dev/null &&
 	respin check k >out 2>err &&
 	test_grep "^[0-9]* run, [0-9]* reused, 0 failed$" out &&
 	respin results k@v1 >t1 && respin results k@v2 >t2 && cat t1 t2 &&
