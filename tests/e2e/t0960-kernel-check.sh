@@ -180,7 +180,7 @@ test_expect_success 'a second check runs nothing' '
 test_expect_success 'a v2 that changes only patch 3 runs only patch 3 (and the bench base beside it)' '
 	sed -i "s/^int respin_extra(void) { return 1; }   $/int respin_extra(void)\n{\n\treturn 1;\n}/" mm/compaction.c &&
 	git commit -q --amend -a --no-edit &&
-	respin track kc --tip HEAD >/dev/null &&
+	mark_sent kc && respin track kc --tip HEAD >/dev/null &&
 	{ respin check kc >out 2>err || { tail -n 5 err; false; }; } &&
 	test_grep "^5 run, [0-9]* reused, 0 failed$" out &&
 	respin results kc --json >r && perl -MJSON::PP -e "
@@ -199,7 +199,7 @@ test_expect_success 'bisect: a next version whose new patch 3 breaks one KTAP su
 	git commit -qam "proc: rename MemTotal (run $RUN)" \
 		-m "Signed-off-by: A U Thor <author@example.org>" &&
 	git cherry-pick "$old" >/dev/null &&
-	respin track kc --tip HEAD >/dev/null &&
+	mark_sent kc && respin track kc --tip HEAD >/dev/null &&
 	respin show kc >show && test_grep "^patches    4$" show &&
 	{ respin bisect kc --check vm --subtest "*meminfo_memtotal" --retries 1 >out 2>err ||
 	  { cat out; tail -n 20 err; false; }; } &&

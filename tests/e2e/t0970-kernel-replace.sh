@@ -13,6 +13,9 @@ setup() {
 	git clone -q --shared "$KSRC" linux && cd linux &&
 	git config user.name "A U Thor" && git config user.email author@example.org &&
 	git config respin.check.build.enabled false &&
+	# versions as a maintainer takes them from the list, made by track
+	# with no mail (see lib-integ.sh): each recorded change a number
+	git config respin.numbering track &&
 	git branch -q mm-unstable origin/mm-unstable 2>/dev/null || true
 	git checkout -q -b s1 mm-unstable &&
 	echo "/* s1 */" >>mm/compaction.c &&

@@ -211,7 +211,7 @@ test_expect_success 'a v2 that changes only patch 3 runs only the checks of 3 an
 	git cherry-pick kp-work >/dev/null &&
 	git branch -f kp-work HEAD &&
 	git checkout -q kp-work &&
-	respin track kp --tip HEAD >/dev/null &&
+	mark_sent kp && respin track kp --tip HEAD >/dev/null &&
 	start=$(date +%s) &&
 	{ test_expect_code 1 respin check kp >out 2>err ||
 		{ tail -n 5 err; false; }; } &&

@@ -187,7 +187,7 @@ test_expect_success 'guest on a kind that cannot: an error naming the key' '
 test_expect_success 'v2 adds a patch that slows every page fault: its bench in the guest' '
 	git checkout -q kg-work &&
 	kguest_delay_patch "$RUN" &&
-	respin track kg >track.out &&
+	mark_sent kg && respin track kg >track.out &&
 	git config respin.check.faults.kind bench &&
 	git config respin.check.faults.recipe stress-ng-vm &&
 	git config respin.check.faults.vmstat "pgfault pgalloc_*" &&
