@@ -143,14 +143,16 @@ static int notes_after_line(const struct rangediff *rd, size_t k,
 	return r;
 }
 
-/* Pairs as asked (git's, then by title) and finds the splits. */
+/*
+ * Pairs as asked (git's, then by title) and finds the splits: the
+ * steps of splits_pair_versions(), which respin review and the cover
+ * letter pair versions with.
+ */
 static void pair_and_split(struct seriesdiff *sd,
 			   const struct seriesdiff_options *o)
 {
-	if (o->title_pairs)
-		rangediff_pair_by_title(&sd->rd);
-	if (o->find_splits)
-		splits_find(&sd->rd, &sd->sp);
+	splits_pair_computed(&sd->rd, o->title_pairs, o->find_splits,
+			     &sd->sp);
 }
 
 int seriesdiff_text(struct seriesdiff *sd, unsigned flags, struct strbuf *out)

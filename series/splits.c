@@ -418,7 +418,16 @@ int splits_pair_versions(const struct rangediff_patch *a, size_t na,
 	r = rangediff_compute(a, na, b, nb, RANGEDIFF_CREATION_FACTOR, rd);
 	if (r < 0)
 		return r;
-	rangediff_pair_by_title(rd);
-	splits_find(rd, sp);
+	splits_pair_computed(rd, 1, 1, sp);
 	return 0;
+}
+
+void splits_pair_computed(struct rangediff *rd, int title_pairs,
+			  int find_splits, struct splits *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	if (title_pairs)
+		rangediff_pair_by_title(rd);
+	if (find_splits)
+		splits_find(rd, sp);
 }

@@ -68,6 +68,14 @@ int splits_pair_versions(const struct rangediff_patch *a, size_t na,
 			 const struct rangediff_patch *b, size_t nb,
 			 struct rangediff *rd, struct splits *sp);
 
+/*
+ * The steps of splits_pair_versions() after rangediff_compute(), for
+ * respin diff's options: the pairs by title when title_pairs, the
+ * splits and squashes into sp (set up here) when find_splits.
+ */
+void splits_pair_computed(struct rangediff *rd, int title_pairs,
+			  int find_splits, struct splits *sp);
+
 /* The item in which old patch i (side 0) or new patch j (side 1) is. */
 const struct splits_item *splits_of(const struct splits *s, int side,
 				    int index);
