@@ -16,12 +16,13 @@
 #     read costs besides the clearing (the syscall, dd's loop).
 # The bench (guest = true, one boot a run): dd of GUEST_VERDICT_MIB MiB
 # (default 64) from /dev/zero to /dev/null, once to warm up (TCG
-# translates the path on its first pass), then 5 times; the metric is
-# the fastest of the 5 in seconds (lower is better), the default runs
-# (5..30) and threshold (2%).  Each trial is a check of its own name
-# (respin.check.tN) whose command carries the run and trial, so no
-# sample is reused; the kernels are built once (the first run builds 3
-# tiny-qemu kernels) and reused by content, from the kept artifacts.
+# translates the path on its first pass), then GUEST_VERDICT_REPS times
+# (default 5); the metric is the fastest of them in seconds (lower is
+# better), with the default runs (5..30) and threshold (2%).  Each
+# trial is a check of its own name (respin.check.tN) whose command
+# carries the run and trial, so no sample is reused; the kernels are
+# built once (the first run builds 3 tiny-qemu kernels) and reused by
+# content, from the kept artifacts.
 #
 # Before the trials, the effect measured outside respin: the same
 # workload by tools/respin-guest on the three kernels by hand, in
@@ -33,7 +34,8 @@ cache=${RESPIN_CACHE:-$HOME/.cache/respin}
 trials=${GUEST_VERDICT_TRIALS:-10}
 direct=${GUEST_VERDICT_DIRECT:-10}
 mib=${GUEST_VERDICT_MIB:-64}
-for v in "$trials" "$direct" "$mib"; do
+reps=${GUEST_VERDICT_REPS:-5}
+for v in "$trials" "$direct" "$mib" "$reps"; do
 	case $v in ''|*[!0-9]*)
 		echo "guest-verdict: '$v' is not a count (GUEST_VERDICT_*)" >&2
 		exit 1 ;;
@@ -111,7 +113,8 @@ one() {
 }
 one >/dev/null
 t=
-for r in 1 2 3 4 5; do t="\$t \$(one)"; done
+r=0
+while [ \$r -lt $reps ]; do t="\$t \$(one)"; r=\$((r + 1)); done
 echo "zero-reps:\$t"
 printf '%s\\n' \$t | sort -g | sed -n '1s/^/respin-metric: zero_s /p'
 EOF
@@ -232,6 +235,8 @@ awk -v total="$total" -v mib="$mib" '
 		right += $1 == "same" && $4 == "worse"
 		v1[$1]++; v2[$4]++
 		r1[NR] = $2; r2[NR] = $5; rb[NR] = $7; boots[NR] = $2 + $5 + $7
+		l1 = l1 (NR > 1 ? "," : "") $2; l2 = l2 (NR > 1 ? "," : "") $5
+		lb = lb (NR > 1 ? "," : "") $7
 		c2 += $6; secs[NR] = $8
 	}
 	END {
@@ -243,9 +248,10 @@ awk -v total="$total" -v mib="$mib" '
 		       "the guest, TCG), %d trials through respin check: right " \
 		       "(patch 1 same, patch 2 worse) %d/%d = %.0f%% (goal 90%%); " \
 		       "patch 1: %s; patch 2: %s (mean change %+.2f%%); runs a side: " \
-		       "patch 1 median %g, patch 2 median %g, base median %g; boots " \
-		       "a trial median %g; %d s in all (median %g s a trial)\n",
+		       "patch 1 median %g (%s), patch 2 median %g (%s), base median " \
+		       "%g (%s); boots a trial median %g; %d s in all (median %g s " \
+		       "a trial)\n",
 		       mib, NR, right, NR, NR ? 100 * right / NR : 0, s1, s2,
-		       NR ? c2 / NR : 0, median(r1, NR), median(r2, NR),
-		       median(rb, NR), median(boots, NR), total, median(secs, NR)
+		       NR ? c2 / NR : 0, median(r1, NR), l1, median(r2, NR), l2,
+		       median(rb, NR), lb, median(boots, NR), total, median(secs, NR)
 	}' "$tmp/trials"
