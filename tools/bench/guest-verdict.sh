@@ -6,8 +6,11 @@
 # (patch 2 worse, patch 1 the same), the runs each verdict took, and
 # the time.  Goal: right in >= 90% of the trials.
 #
-# The series, on the real 6.1 tree of the cache (tools/kernel-tree.sh;
-# its own clone, kverdict, kept between runs like the kernel tests'):
+# The series, on the real 6.1 tree: the series kg of the repository
+# tests/e2e/t0996-kernel-guest.sh keeps in the cache (run it once
+# first; its warm tiny-qemu build and the base's kept kernel are used,
+# so this builds only what its patches touch), revised to these two
+# patches (t0996 tracks its own again when it runs):
 #  1. a comment in drivers/char/mem.c (neutral);
 #  2. read_zero() clears every 32nd page of a read twice: a read of
 #     /dev/zero in 1 MiB blocks (256 pages) clears 264 pages instead of
@@ -21,8 +24,8 @@
 # better), with the default runs (5..30) and threshold (2%).  Each
 # trial is a check of its own name (respin.check.tN) whose command
 # carries the run and trial, so no sample is reused; the kernels are
-# built once (the first run builds 3 tiny-qemu kernels) and reused by
-# content, from the kept artifacts.
+# built once and reused by content, from the kept artifacts.  The
+# bench's checks are taken out of the repository's config at the end.
 #
 # Before the trials, the effect measured outside respin: the same
 # workload by tools/respin-guest on the three kernels by hand, in
@@ -46,30 +49,37 @@ command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "guest-verdict: skipped: no qemu-system-x86_64"; exit 0; }
 [ -f /usr/lib/x86_64-linux-gnu/libc.a ] ||
 	{ echo "guest-verdict: skipped: no static libc for the guest's init (libc6-dev)"; exit 0; }
-ksrc=$(RESPIN_CACHE=$cache sh "$here/../kernel-tree.sh" --print-dir) ||
-	{ echo "guest-verdict: skipped: no kernel tree in $ksrc" \
-	       "(make check's kernel tests, or tools/kernel-tree.sh, make it)"
-	  exit 0; }
+repo=$cache/kguest
+if [ ! -d "$repo/.git/respin/worktrees/kg" ]; then
+	echo "guest-verdict: skipped: needs a run of tests/e2e/t0996-kernel-guest.sh" \
+	     "first (it makes $repo: the real 6.1 tree, the series kg and its" \
+	     "tiny-qemu kernels)"
+	exit 0
+fi
 bench_init guest-verdict
 guest=$(guest_runner "$build") ||
 	{ echo "guest-verdict: skipped: no tools/respin-guest beside $respin"; exit 0; }
 # the runner's caches (its init, the KVM probe's answer): the user's
 export RESPIN_CACHE=$cache
-repo=$cache/kverdict
 run=$(date +%s)-$$
 ms() { date +%s%3N; }
+# this bench's checks go when it ends, however it ends
+unset_checks() {
+	for _s in $(git -C "$repo" config --name-only \
+			--get-regexp '^respin\.check\.(t[0-9]+|gv-boot)\.kind$' |
+		    sed 's/\.kind$//'); do
+		git -C "$repo" config --remove-section "$_s"
+	done
+}
+trap 'unset_checks; [ -n "${BENCH_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+unset_checks	# a run stopped by SIGKILL
 
-# the repository: a clone of the tree, kept (its builds and artifacts)
-if [ ! -d "$repo/.git" ]; then
-	rm -rf "$repo.tmp"
-	git clone -q --shared "$ksrc" "$repo.tmp"
-	git -C "$repo.tmp" config gc.auto 0
-	git -C "$repo.tmp" branch -q mm-unstable origin/mm-unstable
-	mv "$repo.tmp" "$repo"
-fi
+# the series kg of the repository t0996 keeps (its build directory and
+# the base's kept kernel are warm: patch 1 builds a few files, patch 2
+# one), revised to this bench's two patches; t0996 tracks its own again
 cd "$repo"
 git checkout -q -f --detach mm-unstable
-git clean -q -fdx
+git clean -q -fdx -e .config
 # the series: the same commits every run (fixed identity and dates)
 git checkout -q -B gv-work mm-unstable
 python3 - <<-\EOPY
@@ -94,15 +104,8 @@ python3 - <<-\EOPY
 	EOPY
 git commit -qam "mem: clear every 32nd page of a /dev/zero read twice" \
 	-m "Signed-off-by: A U Thor <author@example.org>"
-"$respin" track gv --base mm-unstable --tip gv-work >"$tmp/track" 2>&1 ||
+"$respin" track kg --tip gv-work >"$tmp/track" 2>&1 ||
 	{ cat "$tmp/track" >&2; exit 1; }
-git config respin.check.checkpatch.enabled false
-git config respin.check.build.kconfig tiny-qemu
-git config respin.check.build.artifacts arch/x86/boot/bzImage
-for s in $(git config --name-only --get-regexp '^respin\.check\.t[0-9]*\.kind$' |
-	   sed 's/\.kind$//'); do
-	git config --remove-section "$s"	# a stopped run's trial
-done
 
 # the workload, in the guest (the host's root is the guest's)
 cat >"$tmp/zero.sh" <<EOF
@@ -121,12 +124,12 @@ EOF
 
 # the kernels: a guest command check on every position builds them
 # (once: stored by content) and boots each
-git config respin.check.boot.kind command
-git config respin.check.boot.command true
-git config respin.check.boot.guest true
-git config respin.check.boot.timeout 300
+git config respin.check.gv-boot.kind command
+git config respin.check.gv-boot.command true
+git config respin.check.gv-boot.guest true
+git config respin.check.gv-boot.timeout 300
 s=$(ms)
-"$respin" check gv --only boot >"$tmp/out" 2>"$tmp/err" ||
+"$respin" check kg --only gv-boot >"$tmp/out" 2>"$tmp/err" ||
 	{ echo "guest-verdict: the kernels did not build or boot:" >&2
 	  tail -n 30 "$tmp/err" "$tmp/out" >&2; exit 1; }
 echo "guest-verdict: kernels built and booted in $(( ($(ms) - s) / 1000 )) s" >&2
@@ -201,13 +204,13 @@ while [ "$i" -le "$trials" ]; do
 	git config respin.check.$c.command "sh $tmp/zero.sh $run-$i"
 	s=$(ms)
 	rc=0
-	"$respin" check gv --only "$c" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	"$respin" check kg --only "$c" >"$tmp/out" 2>"$tmp/err" || rc=$?
 	secs=$(( ($(ms) - s) / 1000 ))
 	if [ "$rc" -gt 1 ]; then
 		echo "guest-verdict: trial $i: respin check exit $rc:" >&2
 		tail -n 20 "$tmp/err" >&2
 	fi
-	"$respin" results gv --json | perl -MJSON::PP -e '
+	"$respin" results kg --json | perl -MJSON::PP -e '
 		local $/; my $d = decode_json(<STDIN>); my $c = $ARGV[0];
 		my @p = map { $_->{results}{$c} // {} } @{$d->{patches}};
 		my $nb = scalar @{$p[0]{samples} // []};
