@@ -7,10 +7,11 @@
 # the time.  Goal: right in >= 90% of the trials.
 #
 # The series, on the real 6.1 tree: the series kg of the repository
-# tests/e2e/t0996-kernel-guest.sh keeps in the cache (run it once
-# first; its warm tiny-qemu build and the base's kept kernel are used,
-# so this builds only what its patches touch), revised to these two
-# patches (t0996 tracks its own again when it runs):
+# tests/e2e/t0996-kernel-guest.sh keeps in the cache (made here as
+# t0996 makes it when it is not there; after a run of t0996 its warm
+# tiny-qemu build and the base's kept kernel are used, so this builds
+# only what its patches touch), revised to these two patches (t0996
+# tracks its own again when it runs):
 #  1. a comment in drivers/char/mem.c (neutral);
 #  2. read_zero() clears every 32nd page of a read twice: a read of
 #     /dev/zero in 1 MiB blocks (256 pages) clears 264 pages instead of
@@ -49,13 +50,11 @@ command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "guest-verdict: skipped: no qemu-system-x86_64"; exit 0; }
 [ -f /usr/lib/x86_64-linux-gnu/libc.a ] ||
 	{ echo "guest-verdict: skipped: no static libc for the guest's init (libc6-dev)"; exit 0; }
+ksrc=$(RESPIN_CACHE=$cache sh "$here/../kernel-tree.sh" --print-dir) ||
+	{ echo "guest-verdict: skipped: no kernel tree in $ksrc" \
+	       "(make check's kernel tests, or tools/kernel-tree.sh, make it)"
+	  exit 0; }
 repo=$cache/kguest
-if [ ! -d "$repo/.git/respin/worktrees/kg" ]; then
-	echo "guest-verdict: skipped: needs a run of tests/e2e/t0996-kernel-guest.sh" \
-	     "first (it makes $repo: the real 6.1 tree, the series kg and its" \
-	     "tiny-qemu kernels)"
-	exit 0
-fi
 bench_init guest-verdict
 guest=$(guest_runner "$build") ||
 	{ echo "guest-verdict: skipped: no tools/respin-guest beside $respin"; exit 0; }
@@ -77,7 +76,18 @@ unset_checks	# a run stopped by SIGKILL
 # the series kg of the repository t0996 keeps (its build directory and
 # the base's kept kernel are warm: patch 1 builds a few files, patch 2
 # one), revised to this bench's two patches; t0996 tracks its own again
+if [ ! -d "$repo/.git" ]; then	# made as t0996 makes it
+	rm -rf "$repo.tmp"
+	git clone -q --shared "$ksrc" "$repo.tmp"
+	git -C "$repo.tmp" config gc.auto 0
+	git -C "$repo.tmp" branch -q mm-unstable origin/mm-unstable
+	mv "$repo.tmp" "$repo"
+fi
 cd "$repo"
+# t0996's build definition (the same kernels)
+git config respin.check.checkpatch.enabled false
+git config respin.check.build.kconfig tiny-qemu
+git config respin.check.build.artifacts arch/x86/boot/bzImage
 git checkout -q -f --detach mm-unstable
 git clean -q -fdx -e .config
 # the series: the same commits every run (fixed identity and dates)
@@ -104,7 +114,7 @@ python3 - <<-\EOPY
 	EOPY
 git commit -qam "mem: clear every 32nd page of a /dev/zero read twice" \
 	-m "Signed-off-by: A U Thor <author@example.org>"
-"$respin" track kg --tip gv-work >"$tmp/track" 2>&1 ||
+"$respin" track kg --base mm-unstable --tip gv-work >"$tmp/track" 2>&1 ||
 	{ cat "$tmp/track" >&2; exit 1; }
 
 # the workload, in the guest (the host's root is the guest's)
