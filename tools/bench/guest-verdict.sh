@@ -54,8 +54,8 @@ ksrc=$(RESPIN_CACHE=$cache sh "$here/../kernel-tree.sh" --print-dir) ||
 	{ echo "guest-verdict: skipped: no kernel tree in $ksrc" \
 	       "(make check's kernel tests, or tools/kernel-tree.sh, make it)"
 	  exit 0; }
-repo=$cache/kguest
 bench_init guest-verdict
+repo=$cache/kguest
 guest=$(guest_runner "$build") ||
 	{ echo "guest-verdict: skipped: no tools/respin-guest beside $respin"; exit 0; }
 # the runner's caches (its init, the KVM probe's answer): the user's
