@@ -32,6 +32,16 @@
 # workload by tools/respin-guest on the three kernels by hand, in
 # turns, GUEST_VERDICT_DIRECT boots a side (default 10; 0 skips it).
 # Environment: GUEST_VERDICT_TRIALS (default 10).
+#
+# Measured (2026-12-07, 2 cores shared with two kernel-test runs, MIB
+# 1024, REPS 5; stopped after 3 of 10 trials at the deadline): each
+# trial took all 30 runs a side (~450 s); patch 1 inconclusive 3/3,
+# patch 2 worse 1/3 (+2.1%, +3.5%, +4.2%); right 0/3.  The runs varied
+# 8-13% (CoeffVar) from boot to boot, the best of 5 reads in a boot
+# included: the vCPU's share of the host decides its speed.  At that
+# noise a 3% change needs ~200 runs a side, "the same" within 2% ~450;
+# on synthbench (the same 2-patch plan, 100 seeds) 1% noise gives 100%
+# right in ~36 runs a trial, 2% gives 92%, 2.5% 79%.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${RESPIN_CACHE:-$HOME/.cache/respin}
