@@ -92,8 +92,13 @@ test_expect_success 'respin check: the guest commands run in each patch.s kernel
 		{ tail -n 40 err out; false; }; } &&
 	echo "# first check: $(( $(date +%s) - start )) s" &&
 	cat out err &&
-	# (the base is the same tree each run: stored by an earlier one)
-	test_grep -E "^(16 run, 0|13 run, 3) reused, 2 failed$" out &&
+	# every patch.s 12 run (their patches are new each run); the base
+	# is the same tree each run, so its checks may have been stored by an
+	# earlier run, all or some (a bench on this repository stores the
+	# base.s build alone)
+	sed -n "s/^\([0-9]*\) run, \([0-9]*\) reused, 2 failed$/\1 \2/p" out >counts &&
+	read ran reused <counts &&
+	test $((ran + reused)) -eq 16 && test "$ran" -ge 12 &&
 	test_grep -E "^meminfo at 0/3: FAIL \((exit 1|stored, not run again)\)" err &&
 	test_grep "^probe at 0/3: FAIL" err &&
 	test_grep "^meminfo at 2/3: a new kernel warning: WARNING: at fs/proc/meminfo.c meminfo_proc_show$" err &&
