@@ -222,6 +222,14 @@ static int set_general(struct check *c, const char *key, const char *v,
 			return error("%s: '%s' is not true or false",
 				     name, v);
 		}
+	} else if (!strcasecmp(key, "icount")) {
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (end == v || *end || n < 0 || n > 10)
+			return error("%s: '%s' is not a shift from 0 to 10 (a "
+				     "guest instruction is 2^SHIFT ns)", name, v);
+		c->icount = (int)n + 1;
 	} else {
 		return 0;
 	}
@@ -407,6 +415,8 @@ static void hash_check(struct check *c, const char *kernel)
 	if (c->guest)
 		strbuf_addf(&sb, "guest 1\nappend %s\n",
 			    c->append ? c->append : "");
+	if (c->guest && c->icount)
+		strbuf_addf(&sb, "icount %d\n", c->icount - 1);
 	/*
 	 * What runs on or with the built tree (in its kernel, or reading
 	 * its build directory) gives another result for another kernel:
@@ -625,6 +635,13 @@ int checks_load_preset(git_repository *repo, const char *preset,
 				  "and bench checks run in the guest ('%s' is "
 				  "a %s check)", c->name, c->name,
 				  check_kind_name(c->kind));
+			goto out;
+		}
+		if (c->icount && !c->guest) {
+			r = error("respin.check.%s.icount: the guest's clock; "
+				  "'%s' does not run in the guest (set "
+				  "respin.check.%s.guest = true)", c->name,
+				  c->name, c->name);
 			goto out;
 		}
 		if (!c->timeout)

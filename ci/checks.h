@@ -28,6 +28,7 @@
  *		targets = vm ...	(kselftest: tools/testing/selftests/DIRs)
  *		tests = vm:run_vmtests.sh [ARG]...	(kselftest: some of them)
  *		append = TEXT		(kselftest, guest: more kernel command line)
+ *		icount = SHIFT		(guest: its clock counts instructions)
  *		runner = PATH		(kselftest: respin-guest, or
  *					 respin-qemu-ktap with initramfs)
  *		memory = SIZE, smp = N	(kselftest: the guest's)
@@ -87,6 +88,7 @@ struct check {
 	char *vmstat;		/* bench: the counters' globs, or NULL */
 	char *recipe;		/* bench: a built-in workload, or NULL */
 	int guest;		/* runs in the position's kernel (ci/guest.h) */
+	int icount;		/* guest: 1 + QEMU's icount shift, 0 unset */
 	const char *preset;	/* the preset that set it up, or NULL */
 	char hash[41];		/* definition hash */
 };

@@ -53,6 +53,8 @@ void guest_command(struct engine *e, const struct check *c,
 		strbuf_addstr(out, " --append ");
 		strbuf_add_sq(out, c->append);
 	}
+	if (c->icount)
+		strbuf_addf(out, " --icount %d", c->icount - 1);
 	strbuf_addstr(out, " --share \"$o\" --console \"$t/console\" "
 		      "--dmesg \"$t/dmesg\"");
 	for (k = 0; k < sizeof(job_vars) / sizeof(*job_vars); k++)

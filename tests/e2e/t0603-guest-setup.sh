@@ -34,6 +34,47 @@ test_expect_success 'append is part of a guest check.s definition' '
 	test_must_fail cmp d2 d3
 '
 
+test_expect_success 'icount is part of a guest check.s definition; checked' '
+	git config respin.check.cmd.icount 0 &&
+	test_when_finished "git config --unset respin.check.cmd.icount" &&
+	respin check --list --json >icount.json &&
+	sed -n "s/.*\"definition\": \"\(.*\)\".*/\1/p" icount.json >d4 &&
+	test_must_fail cmp d2 d4 &&
+	git config respin.check.cmd.icount 3 &&
+	respin check --list --json >icount3.json &&
+	sed -n "s/.*\"definition\": \"\(.*\)\".*/\1/p" icount3.json >d5 &&
+	test_must_fail cmp d4 d5 &&
+	git config respin.check.cmd.icount 11 &&
+	test_expect_code 128 respin check --list 2>err &&
+	test_grep "respin.check.cmd.icount: .11. is not a shift from 0 to 10" err &&
+	git config respin.check.cmd.icount 2 &&
+	git config respin.check.cmd.guest false &&
+	test_when_finished "git config respin.check.cmd.guest true" &&
+	test_expect_code 128 respin check --list 2>err &&
+	test_grep "respin.check.cmd.icount: the guest.s clock; .cmd. does not run in the guest" err
+'
+
+# What QEMU is given: a stand-in records its arguments and fails, so
+# the guest never runs (125, an ERROR) but the runner's way is seen.
+test_expect_success 'icount reaches QEMU: -icount shift=N,sleep=off under TCG' '
+	git config respin.check.cmd.icount 3 &&
+	test_when_finished "git config --unset respin.check.cmd.icount" &&
+	mkdir -p .git/respin/build/a/arch/x86/boot &&
+	echo "not a kernel" >.git/respin/build/a/arch/x86/boot/bzImage &&
+	test_when_finished "rm -f .git/respin/build/a/arch/x86/boot/bzImage" &&
+	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\$@\" >>\"%s\"\nexit 1\n" \
+		"$TRASH/qemu-args" >"$TRASH/fake-qemu" &&
+	chmod +x "$TRASH/fake-qemu" &&
+	test_expect_code 1 env QEMU="$TRASH/fake-qemu" respin check a --patch 1 >out 2>err &&
+	test_grep "ERROR: the guest never ran the command" err &&
+	test_grep -x "shift=3,sleep=off" "$TRASH/qemu-args" &&
+	grep -x -B1 "shift=3,sleep=off" "$TRASH/qemu-args" >pair &&
+	test_grep -x -- "-icount" pair &&
+	grep -x -A1 -- "-accel" "$TRASH/qemu-args" >accel &&
+	test_grep -x tcg accel &&
+	test_grep ! -x kvm accel
+'
+
 test_expect_success 'no QEMU: an ERROR at each position, the base too, saying so' '
 	test_expect_code 1 env QEMU=no-such-qemu respin check a >out 2>err &&
 	cat out err &&

@@ -268,7 +268,11 @@ test_expect_success 'usage: bad values say which' '
 	test_expect_code 129 run --share "$TRASH/none" "$BZ" -- true 2>err &&
 	test_grep "no directory" err &&
 	test_expect_code 129 run --timeout 0 "$BZ" -- true 2>err &&
-	test_grep "not a number of seconds" err
+	test_grep "not a number of seconds" err &&
+	test_expect_code 129 run --icount 11 "$BZ" -- true 2>err &&
+	test_grep "not a shift from 0 to 10" err &&
+	test_expect_code 129 run --icount 0 --accel kvm "$BZ" -- true 2>err &&
+	test_grep "needs TCG" err
 '
 
 # A stand-in QEMU that hangs as KVM does on these machines (no nested
@@ -320,6 +324,22 @@ test_expect_success '--accel tcg never probes KVM' '
 	rm -rf "$RCACHE" && : >fake.log &&
 	PATH=$TRASH/fakebin:$PATH run --accel tcg "$BZ" -- true &&
 	test_grep ! "^kvm " fake.log &&
+	ls "$RCACHE/guest" >kept &&
+	test_grep ! "^accel-" kept
+'
+
+# With --icount the guest's clock counts instructions: an idle guest's
+# time jumps to its next timer, so a 100 s sleep ends well within a
+# 60 s run (without it the run times out); TCG, and KVM never probed.
+test_expect_success '--icount: the guest.s clock counts instructions, TCG, no probe' '
+	rm -rf "$RCACHE" && : >fake.log &&
+	a=$(date +%s) &&
+	PATH=$TRASH/fakebin:$PATH run --icount 0 --timeout 60 "$BZ" -- \
+		sh -c "sleep 100; echo slept" >out 2>err &&
+	echo "took $(( $(date +%s) - a )) s" &&
+	echo slept >want && check_same want out &&
+	test_grep ! "^kvm " fake.log &&
+	test_grep "^other " fake.log &&
 	ls "$RCACHE/guest" >kept &&
 	test_grep ! "^accel-" kept
 '

@@ -31,7 +31,11 @@
 # Before the trials, the effect measured outside respin: the same
 # workload by tools/respin-guest on the three kernels by hand, in
 # turns, GUEST_VERDICT_DIRECT boots a side (default 10; 0 skips it).
-# Environment: GUEST_VERDICT_TRIALS (default 10).
+# Environment: GUEST_VERDICT_TRIALS (default 10); GUEST_VERDICT_ICOUNT
+# (default 0): the guest's clock counts instructions (the checks'
+# icount, respin-guest --icount), so that what dd takes depends on the
+# work done and not on the host's load; empty: the host's clock, the
+# TSC told its rate.
 #
 # Measured (2026-12-07, 2 cores shared with two kernel-test runs, MIB
 # 1024, REPS 5; stopped after 3 of 10 trials at the deadline): each
@@ -49,6 +53,12 @@ trials=${GUEST_VERDICT_TRIALS:-10}
 direct=${GUEST_VERDICT_DIRECT:-10}
 mib=${GUEST_VERDICT_MIB:-64}
 reps=${GUEST_VERDICT_REPS:-5}
+icount=${GUEST_VERDICT_ICOUNT-0}
+case $icount in
+''|[0-9]|10) ;;
+*) echo "guest-verdict: GUEST_VERDICT_ICOUNT: '$icount' is not a shift from 0 to 10" >&2
+   exit 1 ;;
+esac
 for v in "$trials" "$direct" "$mib" "$reps"; do
 	case $v in ''|*[!0-9]*)
 		echo "guest-verdict: '$v' is not a count (GUEST_VERDICT_*)" >&2
@@ -78,6 +88,18 @@ run=$(date +%s)-$$
 # there scales every side alike) and uses it: nanoseconds.
 khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 append="tsc_early_khz=${khz:-1000000} tsc=reliable"
+# With icount the clock is the instructions' count: nothing to tell it.
+[ -z "$icount" ] || append=
+clockname="the host's clock"
+[ -z "$icount" ] || clockname="icount shift=$icount"
+# respin-guest with the clock's option, for the direct runs
+guest_run() {
+	if [ -n "$icount" ]; then
+		"$guest" --icount "$icount" "$@"
+	else
+		"$guest" --append "$append" "$@"
+	fi
+}
 ms() { date +%s%3N; }
 # this bench's checks go when it ends, however it ends
 unset_checks() {
@@ -189,7 +211,7 @@ if [ "$direct" -gt 0 ]; then
 		if [ $((r % 2)) = 0 ]; then order="0 1 2"; else order="2 1 0"; fi
 		for k in $order; do
 			eval "b=\$bz$k"
-			"$guest" --timeout 300 --append "$append" "$b" -- \
+			guest_run --timeout 300 "$b" -- \
 				sh "$tmp/zero.sh" direct \
 				>"$tmp/d.out" 2>"$tmp/d.err" ||
 				{ echo "guest-verdict: the workload failed in $b:" >&2
@@ -229,7 +251,11 @@ while [ "$i" -le "$trials" ]; do
 	git config respin.check.$c.higher false
 	git config respin.check.$c.guest true
 	git config respin.check.$c.timeout 300
-	git config respin.check.$c.append "$append"
+	if [ -n "$icount" ]; then
+		git config respin.check.$c.icount "$icount"
+	else
+		git config respin.check.$c.append "$append"
+	fi
 	git config respin.check.$c.command "sh $tmp/zero.sh $run-$i"
 	s=$(ms)
 	rc=0
@@ -254,7 +280,8 @@ while [ "$i" -le "$trials" ]; do
 	i=$((i + 1))
 done
 total=$(( ($(ms) - start) / 1000 ))
-awk -v total="$total" -v mib="$mib" '
+awk -v total="$total" -v mib="$mib" \
+    -v clock="$clockname" '
 	function median(a, n,   i, j, t) {
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
@@ -277,13 +304,13 @@ awk -v total="$total" -v mib="$mib" '
 		for (k in v2) s2 = s2 sprintf("%s%s %d", s2 == "" ? "" : ", ", k, v2[k])
 		printf "guest-verdict: 3.1%% more work at patch 2 of 2 (read_zero() " \
 		       "clears every 32nd page twice; dd of %d MiB from /dev/zero, in " \
-		       "the guest, TCG), %d trials through respin check: right " \
+		       "the guest, TCG, %s), %d trials through respin check: right " \
 		       "(patch 1 same, patch 2 worse) %d/%d = %.0f%% (goal 90%%); " \
 		       "patch 1: %s; patch 2: %s (mean change %+.2f%%); runs a side: " \
 		       "patch 1 median %g (%s), patch 2 median %g (%s), base median " \
 		       "%g (%s); boots a trial median %g; %d s in all (median %g s " \
 		       "a trial)\n",
-		       mib, NR, right, NR, NR ? 100 * right / NR : 0, s1, s2,
+		       mib, clock, NR, right, NR, NR ? 100 * right / NR : 0, s1, s2,
 		       NR ? c2 / NR : 0, median(r1, NR), l1, median(r2, NR), l2,
 		       median(rb, NR), lb, median(boots, NR), total, median(secs, NR)
 	}' "$tmp/trials"
