@@ -287,11 +287,13 @@ static int set_bench(struct check *c, const char *key, const char *v,
 	} else if (!strcasecmp(key, "recipe")) {
 		if (!recipe_find(v)) {
 			struct strbuf known = STRBUF_INIT;
+			int r;
 
 			recipe_names(&known);
-			return error("%s: '%s' is not a recipe (there are: "
-				     "%s)", name, v, known.buf);
+			r = error("%s: '%s' is not a recipe (there are: %s)",
+				  name, v, known.buf);
 			strbuf_release(&known);
+			return r;
 		}
 		set_str(&c->recipe, v);
 	} else {
