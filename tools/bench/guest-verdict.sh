@@ -46,6 +46,15 @@
 # noise a 3% change needs ~200 runs a side, "the same" within 2% ~450;
 # on synthbench (the same 2-patch plan, 100 seeds) 1% noise gives 100%
 # right in ~36 runs a trial, 2% gives 92%, 2.5% 79%.
+#
+# With icount (GUEST_VERDICT_ICOUNT=0, the default since; 2026-12-07,
+# MIB 256, REPS 5, on a copy of kguest beside CI's kernel tests, at nice
+# 19): by hand, 4 boots a side, base 0.0383 s (CoeffVar 0.0%), patch 1
+# +0.01% [-0.02%, +0.04%], patch 2 +3.70% [+3.63%, +3.76%]; trials
+# (stopped at the session's end after 6 of 10) right 6/6: patch 1 same
+# in 19/15/19/9/7/5 runs, patch 2 worse in 12/5/12/12/7/7 (+2.97% to
+# +3.68%), base 19/15/19/12/7/7 runs; 227-934 s a trial as the load
+# fell (about 4 min a trial on a machine of its own).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${RESPIN_CACHE:-$HOME/.cache/respin}
